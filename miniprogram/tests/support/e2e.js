@@ -1,0 +1,59 @@
+/**
+ * Helpers for driving pages the way a person does in end-to-end tests:
+ * tap a board point or a button by its text, and wait for the page to
+ * settle, collecting what it sent through setData meanwhile.
+ */
+const {payloadBytes} = require('./harness')
+
+const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
+
+/** Poll `pred` with real timers until it holds. */
+async function until(pred, what, ms = 20000) {
+  const start = Date.now()
+  while (!pred()) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`)
+    await sleep(5)
+  }
+}
+
+/** Let j-component deliver dispatched events (it uses microtasks). */
+async function flush() {
+  for (let i = 0; i < 10; i++) await Promise.resolve()
+}
+
+/**
+ * Run `action` (which makes the page send a request) and wait until the
+ * page has cleared `pending`; resolves with the setData payloads it made
+ * and their total bytes.
+ */
+async function settle(page, action) {
+  const from = page.setDataLog.length
+  await action()
+  await until(() => page.setDataLog.slice(from).some(p => p.pending === ''), 'the page to settle')
+  const payloads = page.setDataLog.slice(from)
+  return {payloads, bytes: payloads.reduce((sum, p) => sum + payloadBytes(p), 0)}
+}
+
+/** Tap the board intersection (row, col) inside a page. */
+function tapPoint(page, row, col) {
+  const n = page.data.board.length
+  const board = page.querySelector('#board')
+  board.querySelectorAll('.board__cell')[row * n + col].dispatchEvent('tap')
+  return flush()
+}
+
+/** Tap the button whose visible text is `label`. */
+function tapButton(page, label) {
+  const buttons = page.querySelectorAll('.btn').concat(page.querySelectorAll('.replay__speed'))
+  const button = buttons.find(b => b.dom.textContent.trim() === label)
+  if (!button) throw new Error(`no button "${label}"`)
+  button.dispatchEvent('tap')
+  return flush()
+}
+
+/** Tap a board point and wait for the server's answer to be shown. */
+function playAt(page, row, col) {
+  return settle(page, () => tapPoint(page, row, col))
+}
+
+module.exports = {sleep, until, flush, settle, tapPoint, tapButton, playAt}

@@ -1,0 +1,37 @@
+/**
+ * A scripted wx.request transport for unit tests: each request is answered
+ * asynchronously by the first route whose method and path match, or by a
+ * network failure when the test says the server is down.
+ */
+function fakeTransport() {
+  const routes = []
+  const state = {down: false, calls: []}
+
+  function transport(options) {
+    const method = (options.method || 'GET').toUpperCase()
+    const url = new URL(options.url)
+    state.calls.push({method, path: url.pathname, data: options.data, header: options.header || {}})
+    setTimeout(() => {
+      if (state.down) {
+        options.fail({errMsg: 'request:fail connect ECONNREFUSED'})
+        return
+      }
+      const route = routes.find(r => r.method === method && (r.path instanceof RegExp ? r.path.test(url.pathname) : r.path === url.pathname))
+      if (!route) {
+        options.success({statusCode: 404, data: {error: {code: 'NOT_ROUTED', message: `${method} ${url.pathname}`}}, header: {}})
+        return
+      }
+      const [statusCode, data] = route.reply(options, url)
+      options.success({statusCode, data, header: {}})
+    }, 0)
+  }
+
+  transport.on = (method, path, reply) => {
+    routes.unshift({method, path, reply})
+    return transport
+  }
+  transport.state = state
+  return transport
+}
+
+module.exports = {fakeTransport}

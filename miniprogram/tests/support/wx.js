@@ -1,0 +1,90 @@
+/**
+ * A `wx` for tests: what the app's JS calls, recorded so tests can assert on
+ * it. Storage and files live in memory; toasts, modals, navigations and
+ * shares are recorded; wx.request goes to the transport a test gives
+ * (tests/support/http.js sends it over real HTTP).
+ *
+ * install(transport) puts it on the global `wx` (over miniprogram-simulate's
+ * placeholder) and returns it.
+ */
+const USER_DATA_PATH = 'wxfile://usr'
+
+function createWx(transport) {
+  const rec = {
+    toasts: [],
+    modals: [],
+    navigations: [],
+    titles: [],
+    shares: [],
+    requests: [],
+    storage: new Map(),
+    files: new Map(),
+    clipboard: '',
+    // What the next showModal answers; tests flip it.
+    modalAnswer: true,
+  }
+
+  const wx = {
+    env: {USER_DATA_PATH},
+    rec,
+    request(options) {
+      rec.requests.push({method: options.method || 'GET', url: options.url, data: options.data})
+      return transport(options)
+    },
+    getStorageSync: key => (rec.storage.has(key) ? JSON.parse(rec.storage.get(key)) : ''),
+    setStorageSync: (key, value) => { rec.storage.set(key, JSON.stringify(value)) },
+    removeStorageSync: key => { rec.storage.delete(key) },
+    showToast: options => { rec.toasts.push(options.title) },
+    showModal: options => {
+      rec.modals.push({title: options.title, content: options.content})
+      const confirm = rec.modalAnswer
+      setTimeout(() => options.success && options.success({confirm, cancel: !confirm}), 0)
+    },
+    navigateTo: options => { rec.navigations.push({type: 'navigateTo', url: options.url}) },
+    redirectTo: options => { rec.navigations.push({type: 'redirectTo', url: options.url}) },
+    setNavigationBarTitle: options => { rec.titles.push(options.title) },
+    stopPullDownRefresh: () => {},
+    setClipboardData: options => {
+      rec.clipboard = options.data
+      setTimeout(() => options.success && options.success({}), 0)
+    },
+    getClipboardData: options => {
+      setTimeout(() => options.success && options.success({data: rec.clipboard}), 0)
+    },
+    getFileSystemManager: () => ({
+      writeFile: options => {
+        if (!String(options.filePath).startsWith(`${USER_DATA_PATH}/`)) {
+          setTimeout(() => options.fail && options.fail({errMsg: 'writeFile:fail permission denied'}), 0)
+          return
+        }
+        rec.files.set(options.filePath, options.data)
+        setTimeout(() => options.success && options.success({}), 0)
+      },
+    }),
+    shareFileMessage: options => {
+      rec.shares.push({filePath: options.filePath, fileName: options.fileName})
+      setTimeout(() => options.success && options.success({}), 0)
+    },
+  }
+  return wx
+}
+
+function install(transport) {
+  const wx = createWx(transport)
+  global.wx = wx
+  return wx
+}
+
+/** The last `navigateTo`/`redirectTo` url's query as an object. */
+function lastQuery(wx) {
+  const nav = wx.rec.navigations[wx.rec.navigations.length - 1]
+  const q = {}
+  const search = nav.url.split('?')[1] || ''
+  search.split('&').filter(Boolean).forEach(pair => {
+    const [k, v] = pair.split('=')
+    q[decodeURIComponent(k)] = decodeURIComponent(v)
+  })
+  return q
+}
+
+module.exports = {createWx, install, lastQuery, USER_DATA_PATH}

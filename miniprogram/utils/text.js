@@ -1,0 +1,180 @@
+/**
+ * Every piece of UI text that depends on data: names of rules and levels,
+ * the status line, results, and the short toast for each server error code.
+ * Chinese first, as the player sees it.
+ */
+
+const RULES = [
+  {value: 'freestyle', label: '无禁手', note: '五连或更长即胜'},
+  {value: 'standard', label: '标准', note: '恰好五连才胜'},
+  {value: 'renju', label: '连珠', note: '黑棋有禁手'},
+]
+
+const LEVELS = [
+  {value: 'easy', label: '入门'},
+  {value: 'medium', label: '中级'},
+  {value: 'hard', label: '高级'},
+  {value: 'master', label: '大师'},
+]
+
+const MODES = [
+  {value: 'ai', label: '人机对战'},
+  {value: 'local', label: '双人同屏'},
+]
+
+/** The colour the player takes against the AI. */
+const COLOURS = [
+  {value: 'black', label: '执黑先行'},
+  {value: 'white', label: '执白后行'},
+]
+
+const FORBIDDEN_KINDS = {
+  double_three: '三三',
+  double_four: '四四',
+  overline: '长连',
+}
+
+const END_REASONS = {
+  five: '五连',
+  resign: '认输',
+  board_full: '棋盘已满',
+  no_five_possible: '双方均无法成五',
+}
+
+function _label(list, value) {
+  const item = list.find(x => x.value === value)
+  return item ? item.label : String(value)
+}
+
+function ruleLabel(rule) {
+  return _label(RULES, rule)
+}
+
+function levelLabel(level) {
+  return _label(LEVELS, level)
+}
+
+function colourName(player) {
+  return player === 1 ? '黑方' : '白方'
+}
+
+/** "人机 · 中级 · 连珠 · 15路" and the like, for titles and list items. */
+function describeGame(g) {
+  const parts = []
+  if (g.mode === 'ai' && g.ai) parts.push(`人机 · ${levelLabel(g.ai.level)}`)
+  else parts.push('双人')
+  parts.push(ruleLabel(g.rule))
+  parts.push(`${g.boardSize}路`)
+  return parts.join(' · ')
+}
+
+/** The result in words: "黑方胜 · 五连", "你赢了 · 对方认输", "和棋 · 棋盘已满". */
+function resultText(g) {
+  if (!g || g.status === 'playing') return ''
+  const reason = END_REASONS[g.endReason] || ''
+  if (g.status === 'draw') return reason ? `和棋 · ${reason}` : '和棋'
+  const winner = g.winner || (g.status === 'black_won' ? 1 : 2)
+  let who = `${colourName(winner)}胜`
+  if (g.mode === 'ai' && g.ai) who = winner === g.ai.player ? 'AI 获胜' : '你赢了！'
+  if (g.endReason === 'resign') {
+    const loser = winner === 1 ? 2 : 1
+    const quitter = g.mode === 'ai' && g.ai ? (loser === g.ai.player ? 'AI' : '你') : colourName(loser)
+    return `${who} · ${quitter}认输`
+  }
+  return reason ? `${who} · ${reason}` : who
+}
+
+/** The status line: whose turn, the AI thinking, or the result. */
+function statusText(g, thinking) {
+  if (!g) return '加载中…'
+  if (g.status !== 'playing') return resultText(g)
+  if (g.mode === 'ai' && g.ai) {
+    if (thinking || g.currentPlayer === g.ai.player) return 'AI 思考中…'
+    return `轮到你了（${g.currentPlayer === 1 ? '黑' : '白'}）`
+  }
+  return `${colourName(g.currentPlayer)}落子`
+}
+
+const ERRORS = {
+  NETWORK_ERROR: '无法连接服务器，请检查网络',
+  CELL_OCCUPIED: '这里已经有棋子了',
+  GAME_OVER: '对局已结束',
+  PLY_MISMATCH: '棋局已在别处更新',
+  NOTHING_TO_UNDO: '没有可以悔的棋',
+  OUT_OF_BOUNDS: '超出棋盘',
+  GAME_NOT_FOUND: '对局不存在或已删除',
+  INVALID_SETTINGS: '对局设置无效',
+  INVALID_RECORD: '棋谱无效',
+  INVALID_STEP: '步数无效',
+  INVALID_JSON: '请求格式错误',
+  PAYLOAD_TOO_LARGE: '棋谱太大',
+  UNSUPPORTED_MEDIA_TYPE: '请求格式错误',
+  UNAUTHORIZED: '登录已失效，请重试',
+  RATE_LIMITED: '操作太频繁，请稍后再试',
+  BUSY: '服务器繁忙，请稍后再试',
+  AI_BUSY: 'AI 正忙，请稍后再试',
+  TOO_MANY_GAMES: '未完成的对局太多，请先结束或删除一些',
+}
+
+/** A short toast for an error from services/request.js (or anything thrown). */
+function errorText(err) {
+  if (!err) return '出错了'
+  if (err.code === 'FORBIDDEN_MOVE') {
+    const kind = FORBIDDEN_KINDS[err.details && err.details.kind]
+    return kind ? `禁手：${kind}` : '禁手'
+  }
+  if (err.code === 'INVALID_RECORD' && err.details && Number.isInteger(err.details.moveIndex)) {
+    return `棋谱无效（第 ${err.details.moveIndex + 1} 手）`
+  }
+  if (ERRORS[err.code]) return ERRORS[err.code]
+  if (err.status >= 500) return '服务器出错了，请稍后再试'
+  return '出错了，请重试'
+}
+
+/** The engine's hint reasons in words a player reads; unknown ones are shown as they come. */
+function hintReasonText(reason) {
+  if (!reason) return ''
+  const vcf = /^VCF in (\d+)$/.exec(reason)
+  if (vcf) return `连续冲四，${vcf[1]} 步取胜`
+  const vct = /^VCT in (\d+)$/.exec(reason)
+  if (vct) return `连续进攻，${vct[1]} 步取胜`
+  const known = {
+    'opening: centre': '开局先占天元',
+    'wins: five': '这里成五取胜',
+    'blocks a four': '挡住对方的冲四',
+    'blocks an open four': '挡住对方的活四',
+    'makes an open four': '走成活四',
+    'blocks an open three': '挡住对方的活三',
+    'wins by search': '搜索找到必胜',
+    'best by search': '搜索得出的最佳点',
+    'a casual move': '随手一步',
+    'no defence left': '已无法防守，尽力而为',
+  }
+  return known[reason] || reason
+}
+
+/** "11-30 14:05" from an RFC 3339 time, in the phone's time zone. */
+function shortTime(rfc3339) {
+  const d = new Date(rfc3339)
+  if (Number.isNaN(d.getTime())) return ''
+  const pad = n => (n < 10 ? `0${n}` : `${n}`)
+  return `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`
+}
+
+module.exports = {
+  RULES,
+  LEVELS,
+  MODES,
+  COLOURS,
+  FORBIDDEN_KINDS,
+  END_REASONS,
+  ruleLabel,
+  levelLabel,
+  colourName,
+  describeGame,
+  resultText,
+  statusText,
+  errorText,
+  hintReasonText,
+  shortTime,
+}
