@@ -48,7 +48,10 @@ impl TestServer {
             .args(args)
             .env_remove("WECHAT_APPID")
             .env_remove("WECHAT_SECRET")
-            .env("RUST_LOG", std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()))
+            .env(
+                "RUST_LOG",
+                std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),
+            )
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         for (key, value) in envs {
@@ -75,7 +78,12 @@ impl TestServer {
                 panic!("gomoku-server did not print `listening on <addr>` within 60 s");
             }
         };
-        TestServer { base: format!("http://{addr}"), db_path: db_path.to_path_buf(), child, dir: None }
+        TestServer {
+            base: format!("http://{addr}"),
+            db_path: db_path.to_path_buf(),
+            child,
+            dir: None,
+        }
     }
 
     /// Stops the process with SIGKILL (no chance to clean up) and waits for it.
@@ -121,7 +129,12 @@ impl TestServer {
 
     /// A new anonymous player's bearer token.
     pub async fn new_token(&self, client: &reqwest::Client) -> String {
-        let response = client.post(self.url("/api/v1/sessions")).json(&json!({})).send().await.expect("POST /sessions");
+        let response = client
+            .post(self.url("/api/v1/sessions"))
+            .json(&json!({}))
+            .send()
+            .await
+            .expect("POST /sessions");
         assert_eq!(response.status(), 201, "POST /api/v1/sessions");
         let body: Value = response.json().await.expect("session JSON");
         body["token"].as_str().expect("token").to_string()
@@ -137,5 +150,267 @@ impl Drop for TestServer {
 
 /// A client with a sane timeout, so a hung server fails the test instead of hanging it.
 pub fn client() -> reqwest::Client {
-    reqwest::Client::builder().timeout(Duration::from_secs(30)).build().expect("client")
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .expect("client")
+}
+
+/// One HTTP answer: the status, the headers and the body parsed as JSON (`Value::Null` when the
+/// body is empty or not JSON; the raw text is kept for such cases).
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+    pub text: String,
+}
+
+impl Reply {
+    /// Reads a whole response.
+    pub async fn read(response: reqwest::Response) -> Reply {
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response.text().await.expect("response body");
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Reply {
+            status,
+            headers,
+            body,
+            text,
+        }
+    }
+
+    /// The `error.code` of an error answer, or "" when there is none.
+    pub fn code(&self) -> &str {
+        self.body["error"]["code"].as_str().unwrap_or("")
+    }
+
+    /// A header as text, if present.
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers
+            .get(name)
+            .map(|v| v.to_str().expect("ASCII header").to_string())
+    }
+
+    /// Asserts a success status and returns the body.
+    pub fn ok(self, status: u16, what: &str) -> Value {
+        assert_eq!(
+            self.status, status,
+            "{what}: expected {status}, got {} {}",
+            self.status, self.text
+        );
+        self.body
+    }
+
+    /// Asserts an error answer: its status, its code, and the `{"error":{"code","message"}}` shape.
+    pub fn assert_error(&self, status: u16, code: &str, what: &str) {
+        assert_eq!(
+            (self.status, self.code()),
+            (status, code),
+            "{what}: expected {status} {code}, got {} {}",
+            self.status,
+            self.text
+        );
+        assert!(
+            self.body["error"]["message"].is_string(),
+            "{what}: error without a message: {}",
+            self.text
+        );
+    }
+}
+
+/// A player talking to a server: a client, the server's base URL and a bearer token.
+#[derive(Clone)]
+pub struct Player {
+    pub client: reqwest::Client,
+    pub base: String,
+    pub token: String,
+}
+
+impl Player {
+    /// A new anonymous player on `server`.
+    pub async fn new(server: &TestServer) -> Player {
+        let client = client();
+        let token = server.new_token(&client).await;
+        Player {
+            client,
+            base: server.base.clone(),
+            token,
+        }
+    }
+
+    /// The same player (same token) on another server process, e.g. after a restart.
+    pub fn on(&self, server: &TestServer) -> Player {
+        Player {
+            base: server.base.clone(),
+            ..self.clone()
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    /// A request with this player's bearer token.
+    pub fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+        self.client
+            .request(method, self.url(path))
+            .bearer_auth(&self.token)
+    }
+
+    pub async fn send(&self, request: reqwest::RequestBuilder) -> Reply {
+        Reply::read(request.send().await.expect("request sent")).await
+    }
+
+    pub async fn get(&self, path: &str) -> Reply {
+        self.send(self.request(reqwest::Method::GET, path)).await
+    }
+
+    /// POST with a JSON body.
+    pub async fn post(&self, path: &str, body: &Value) -> Reply {
+        self.send(self.request(reqwest::Method::POST, path).json(body))
+            .await
+    }
+
+    /// POST without a body (undo, resign).
+    pub async fn post_empty(&self, path: &str) -> Reply {
+        self.send(self.request(reqwest::Method::POST, path)).await
+    }
+
+    pub async fn delete(&self, path: &str) -> Reply {
+        self.send(self.request(reqwest::Method::DELETE, path)).await
+    }
+
+    /// Creates a game with these settings, asserting 201; its state.
+    pub async fn create(&self, settings: Value) -> Value {
+        self.post("/api/v1/games", &settings)
+            .await
+            .ok(201, "POST /api/v1/games")
+    }
+
+    /// A game's current state, asserting 200.
+    pub async fn game(&self, id: &str) -> Value {
+        self.get(&format!("/api/v1/games/{id}"))
+            .await
+            .ok(200, "GET /api/v1/games/{id}")
+    }
+
+    /// Sends a move without `ply`.
+    pub async fn try_move(&self, id: &str, row: i64, col: i64) -> Reply {
+        self.post(
+            &format!("/api/v1/games/{id}/moves"),
+            &json!({"row": row, "col": col}),
+        )
+        .await
+    }
+
+    /// Plays a move, asserting 200; the new state.
+    pub async fn play(&self, id: &str, row: i64, col: i64) -> Value {
+        let reply = self.try_move(id, row, col).await;
+        reply.ok(200, &format!("move ({row},{col})"))
+    }
+
+    /// Plays the moves in order, asserting each is accepted; the last state.
+    pub async fn play_all(&self, id: &str, moves: &[(i64, i64)]) -> Value {
+        let mut state = Value::Null;
+        for &(row, col) in moves {
+            state = self.play(id, row, col).await;
+        }
+        state
+    }
+
+    /// One page of this player's list; `query` holds extra (name, value) pairs.
+    pub async fn list_page(&self, query: &[(&str, &str)]) -> Reply {
+        let request = self
+            .request(reqwest::Method::GET, "/api/v1/games")
+            .query(query);
+        self.send(request).await
+    }
+
+    /// Every game in this player's list (all pages of `limit`), following cursors; `status` is
+    /// the optional filter.
+    pub async fn list_all(&self, status: Option<&str>, limit: u32) -> Vec<Value> {
+        let mut games = Vec::new();
+        let mut cursor: Option<String> = None;
+        let limit = limit.to_string();
+        loop {
+            let mut query = vec![("limit", limit.as_str())];
+            if let Some(status) = status {
+                query.push(("status", status));
+            }
+            if let Some(cursor) = &cursor {
+                query.push(("cursor", cursor.as_str()));
+            }
+            let page = self.list_page(&query).await.ok(200, "GET /api/v1/games");
+            let items = page["games"].as_array().expect("games array");
+            assert!(
+                items.len() <= limit.parse().unwrap(),
+                "page longer than limit"
+            );
+            games.extend(items.iter().cloned());
+            match page["nextCursor"].as_str() {
+                Some(next) => cursor = Some(next.to_string()),
+                None => return games,
+            }
+            assert!(games.len() < 10_000, "cursor never ends");
+        }
+    }
+}
+
+/// The flags a server needs when a test sends many writes with one token.
+pub const NO_RATE_LIMIT: &[&str] = &["--write-rate-limit", "0"];
+
+impl TestServer {
+    /// Like [`TestServer::start_with_args`], but the server's stderr (its logs) goes to a file in
+    /// the server's temporary folder instead of the test's output; returns that file's path. For
+    /// tests that check what the server logs.
+    pub fn start_logging_to_file(args: &[&str], envs: &[(&str, &str)]) -> (TestServer, PathBuf) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db_path = dir.path().join("gomoku.db");
+        let log_path = dir.path().join("server.log");
+        let log = std::fs::File::create(&log_path).expect("create server log");
+        let mut command = Command::new(env!("CARGO_BIN_EXE_gomoku-server"));
+        command
+            .arg("--addr")
+            .arg("127.0.0.1:0")
+            .arg("--database-url")
+            .arg(format!("sqlite://{}", db_path.display()))
+            .args(args)
+            .env_remove("WECHAT_APPID")
+            .env_remove("WECHAT_SECRET")
+            .env(
+                "RUST_LOG",
+                std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),
+            )
+            .stdout(Stdio::piped())
+            .stderr(Stdio::from(log));
+        for (key, value) in envs {
+            command.env(key, value);
+        }
+        let mut child = command.spawn().expect("start gomoku-server");
+        let stdout = child.stdout.take().expect("server stdout");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut lines = BufReader::new(stdout).lines();
+            while let Some(Ok(line)) = lines.next() {
+                if let Some(addr) = line.trim().strip_prefix("listening on ") {
+                    let _ = tx.send(addr.to_string());
+                    break;
+                }
+            }
+            for _ in lines {}
+        });
+        let Ok(addr) = rx.recv_timeout(Duration::from_secs(60)) else {
+            let _ = child.kill();
+            panic!("gomoku-server did not print `listening on <addr>` within 60 s");
+        };
+        let server = TestServer {
+            base: format!("http://{addr}"),
+            db_path,
+            child,
+            dir: Some(dir),
+        };
+        (server, log_path)
+    }
 }

@@ -1,0 +1,248 @@
+//! Storage seen from outside: a server killed and restarted onto the same SQLite file resumes
+//! every game exactly, tokens are kept only as hashes, and a database locked by someone else
+//! gives a clean 503 BUSY that changes nothing.
+
+mod common;
+
+use common::{Player, TestServer, NO_RATE_LIMIT};
+use serde_json::{json, Value};
+
+fn id_of(state: &Value) -> String {
+    state["id"].as_str().expect("game id").to_string()
+}
+
+/// Everything a player can read about one game, except the export time.
+async fn snapshot(player: &Player, id: &str) -> Value {
+    let state = player.game(id).await;
+    let replay = player
+        .get(&format!("/api/v1/games/{id}/replay"))
+        .await
+        .ok(200, "replay");
+    let mut frames = Vec::new();
+    for step in 0..=state["moveCount"].as_u64().unwrap() {
+        frames.push(
+            player
+                .get(&format!("/api/v1/games/{id}/replay?step={step}"))
+                .await
+                .ok(200, "frame"),
+        );
+    }
+    let mut export = player
+        .get(&format!("/api/v1/games/{id}/export"))
+        .await
+        .ok(200, "export");
+    export
+        .as_object_mut()
+        .expect("record object")
+        .remove("exportedAt");
+    json!({"state": state, "replay": replay, "frames": frames, "export": export})
+}
+
+/// Killed with SIGKILL right after its last answer and restarted onto the same file, the server
+/// serves every game exactly as before (state, replay frames, export, list order), the tokens
+/// still work, and play continues where it stopped.
+#[tokio::test]
+async fn restart_resumes_every_game_exactly() {
+    let server = TestServer::start_with_args(NO_RATE_LIMIT, &[]);
+    let alice = Player::new(&server).await;
+    let bob = Player::new(&server).await;
+
+    let mut games: Vec<(Player, String)> = Vec::new();
+    // A local freestyle game in progress.
+    let id = id_of(&alice.create(json!({})).await);
+    alice.play_all(&id, &[(7, 7), (7, 8), (8, 8)]).await;
+    games.push((alice.clone(), id));
+    // A won game.
+    let id = id_of(&alice.create(json!({"rule": "standard"})).await);
+    alice
+        .play_all(
+            &id,
+            &[
+                (7, 3),
+                (0, 0),
+                (7, 4),
+                (0, 1),
+                (7, 5),
+                (0, 2),
+                (7, 6),
+                (0, 3),
+                (7, 7),
+            ],
+        )
+        .await;
+    games.push((alice.clone(), id));
+    // A renju game with black to move and a forbidden point listed.
+    let id = id_of(
+        &alice
+            .create(json!({"rule": "renju", "boardSize": 19}))
+            .await,
+    );
+    let renju = alice
+        .play_all(
+            &id,
+            &[
+                (7, 5),
+                (0, 0),
+                (7, 6),
+                (0, 2),
+                (5, 7),
+                (0, 4),
+                (6, 7),
+                (0, 6),
+            ],
+        )
+        .await;
+    assert!(!renju["forbiddenMoves"].as_array().unwrap().is_empty());
+    games.push((alice.clone(), id));
+    // A resigned game.
+    let id = id_of(&bob.create(json!({"boardSize": 9})).await);
+    bob.play(&id, 4, 4).await;
+    bob.post_empty(&format!("/api/v1/games/{id}/resign"))
+        .await
+        .ok(200, "resign");
+    games.push((bob.clone(), id));
+    // An AI game, AI as black, after one exchange.
+    let ai = bob
+        .create(json!({"mode": "ai", "ai": {"level": "hard", "player": 1}}))
+        .await;
+    let ai_id = id_of(&ai);
+    let (r, c) = if ai["board"][7][8] == 0 {
+        (7, 8)
+    } else {
+        (6, 6)
+    };
+    bob.play(&ai_id, r, c).await;
+    games.push((bob.clone(), ai_id.clone()));
+    // A game played, then deleted.
+    let gone = id_of(&alice.create(json!({})).await);
+    alice.play(&gone, 1, 1).await;
+    alice
+        .delete(&format!("/api/v1/games/{gone}"))
+        .await
+        .ok(204, "delete");
+
+    let mut before = Vec::new();
+    for (player, id) in &games {
+        before.push(snapshot(player, id).await);
+    }
+    let lists_before = (alice.list_all(None, 2).await, bob.list_all(None, 2).await);
+
+    let server = server.restart(NO_RATE_LIMIT);
+    let alice = alice.on(&server);
+    let bob = bob.on(&server);
+    for ((player, id), expected) in games.iter().zip(&before) {
+        let player = player.on(&server);
+        assert_eq!(
+            &snapshot(&player, id).await,
+            expected,
+            "game {id} after restart"
+        );
+    }
+    let lists_after = (alice.list_all(None, 2).await, bob.list_all(None, 2).await);
+    assert_eq!(lists_after, lists_before, "the saved-game lists");
+    alice
+        .get(&format!("/api/v1/games/{gone}"))
+        .await
+        .assert_error(404, "GAME_NOT_FOUND", "deleted stays deleted");
+
+    // Play goes on: the next ply is accepted, the AI game can be undone and replied to.
+    let local = &games[0].1;
+    let next = alice
+        .post(
+            &format!("/api/v1/games/{local}/moves"),
+            &json!({"row": 9, "col": 9, "ply": 3}),
+        )
+        .await
+        .ok(200, "move after restart");
+    assert_eq!(next["moveCount"], 4);
+    let undone = bob
+        .post_empty(&format!("/api/v1/games/{ai_id}/undo"))
+        .await
+        .ok(200, "undo after restart");
+    assert_eq!(undone["moveCount"], 1);
+    let replied = bob.play(&ai_id, r, c).await;
+    assert_eq!(replied["moveCount"], 3);
+
+    // A second restart, straight after a write, keeps that write too.
+    let server = server.restart(NO_RATE_LIMIT);
+    let alice = alice.on(&server);
+    assert_eq!(alice.game(local).await["moveCount"], 4);
+}
+
+/// The database file never holds a bearer token in clear.
+#[tokio::test]
+async fn tokens_are_stored_only_as_hashes() {
+    let server = TestServer::start();
+    let player = Player::new(&server).await;
+    player.create(json!({})).await;
+    let mut found = Vec::new();
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let path = format!("{}{suffix}", server.db_path.display());
+        if let Ok(bytes) = std::fs::read(&path) {
+            let token = player.token.as_bytes();
+            if bytes.windows(token.len()).any(|w| w == token) {
+                found.push(path);
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the token is stored in clear in {found:?}"
+    );
+}
+
+/// While another connection holds SQLite's write lock, a move is refused with 503 BUSY (not
+/// a hang or a 500), reads still work, and nothing is stored; once the lock is gone the same
+/// move is accepted.
+#[tokio::test]
+async fn locked_database_is_busy_and_changes_nothing() {
+    use sqlx::Connection;
+    let server = TestServer::start_with_args(NO_RATE_LIMIT, &[]);
+    let player = Player::new(&server).await;
+    let id = id_of(&player.create(json!({})).await);
+    let before = player.play(&id, 7, 7).await;
+
+    let url = format!("sqlite://{}", server.db_path.display());
+    let mut blocker = sqlx::SqliteConnection::connect(&url)
+        .await
+        .expect("open the database");
+    sqlx::query("begin immediate")
+        .execute(&mut blocker)
+        .await
+        .expect("take the write lock");
+
+    let reply = player.try_move(&id, 8, 8).await;
+    reply.assert_error(503, "BUSY", "move while the database is locked");
+    assert_eq!(
+        player.game(&id).await,
+        before,
+        "reads go on; nothing stored"
+    );
+
+    sqlx::query("rollback")
+        .execute(&mut blocker)
+        .await
+        .expect("release the lock");
+    blocker.close().await.expect("close");
+    assert_eq!(player.game(&id).await, before);
+    let after = player.play(&id, 8, 8).await;
+    assert_eq!(after["moveCount"], 2);
+}
+
+/// SIGTERM shuts the server down cleanly (exit status 0), and a server started on the same file
+/// afterwards has every game as it was.
+#[tokio::test]
+async fn sigterm_shuts_down_cleanly() {
+    let mut server = TestServer::start_with_args(NO_RATE_LIMIT, &[]);
+    let player = Player::new(&server).await;
+    let id = id_of(&player.create(json!({"rule": "renju"})).await);
+    let before = player.play_all(&id, &[(7, 7), (7, 8), (8, 8)]).await;
+    server.terminate();
+    let status = server
+        .wait_exit(std::time::Duration::from_secs(30))
+        .expect("the server did not exit after SIGTERM");
+    assert!(status.success(), "exit status {status:?}");
+    let server = server.restart(NO_RATE_LIMIT);
+    let player = player.on(&server);
+    assert_eq!(player.game(&id).await, before);
+}
