@@ -1,0 +1,152 @@
+//! Runs the engine off the async runtime, a bounded number of searches at a time.
+//!
+//! A search is CPU-bound, so it runs on the blocking pool (`spawn_blocking`). A semaphore caps
+//! how many run at once (`--ai-concurrency`); a request waits at most `--ai-queue-timeout-ms`
+//! for a slot, then gets 503 AI_BUSY. Each search gets its level's time budget and a stop flag,
+//! raised shortly after the budget runs out or when the request is dropped (client gone, request
+//! timeout), so no search outlives its request by much. The permit travels into the blocking
+//! task, so the cap counts searches that are really running, not requests still waiting.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use gomoku_engine::{Hint, Level, SearchOptions};
+use gomoku_rules::{Game, Point};
+use tokio::sync::Semaphore;
+
+use crate::error::ApiError;
+
+/// The hint's thinking time: short, since a person is waiting with nothing else to do.
+pub const HINT_BUDGET: Duration = Duration::from_millis(300);
+
+/// How long past its budget a search may run before the stop flag is raised.
+const GRACE: Duration = Duration::from_millis(50);
+
+#[derive(Debug, Clone)]
+pub struct Ai {
+    permits: Arc<Semaphore>,
+    queue_timeout: Duration,
+    master_budget: Duration,
+}
+
+/// Raises the stop flag when dropped: the request that started the search has gone.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Ai {
+    pub fn new(concurrency: usize, queue_timeout: Duration, master_budget: Duration) -> Ai {
+        Ai {
+            permits: Arc::new(Semaphore::new(concurrency.max(1))),
+            queue_timeout,
+            master_budget,
+        }
+    }
+
+    /// The thinking time of a level on this server (master's is configurable).
+    pub fn budget(&self, level: Level) -> Duration {
+        match level {
+            Level::Master => self.master_budget,
+            other => other.default_budget(),
+        }
+    }
+
+    /// The AI's move for the side to move in `game`.
+    pub async fn best_move(&self, game: Game, level: Level) -> Result<Option<Point>, ApiError> {
+        self.run(self.budget(level), move |options| {
+            gomoku_engine::best_move(&game, level, &options)
+        })
+        .await
+    }
+
+    /// A suggestion for the side to move in `game`.
+    pub async fn hint(&self, game: Game) -> Result<Option<Hint>, ApiError> {
+        self.run(HINT_BUDGET, move |options| {
+            gomoku_engine::hint(&game, &options)
+        })
+        .await
+    }
+
+    async fn run<T, F>(&self, budget: Duration, search: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(SearchOptions) -> T + Send + 'static,
+    {
+        let permit = tokio::time::timeout(self.queue_timeout, self.permits.clone().acquire_owned())
+            .await
+            .map_err(|_| ApiError::AiBusy)?
+            .map_err(ApiError::internal)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let _stop_on_drop = StopOnDrop(stop.clone());
+        let watchdog = {
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(budget + GRACE).await;
+                stop.store(true, Ordering::Relaxed);
+            })
+        };
+        let options = SearchOptions {
+            time_budget: budget,
+            seed: rand::random(),
+            stop: Some(stop),
+            node_limit: None,
+        };
+        let result = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            search(options)
+        })
+        .await;
+        watchdog.abort();
+        result.map_err(|e| ApiError::internal(format!("ai search failed: {e}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With every slot taken, a request gives up after the queue timeout with AI_BUSY.
+    #[tokio::test]
+    async fn busy_after_queue_timeout() {
+        let ai = Ai::new(1, Duration::from_millis(50), Duration::from_millis(100));
+        let _held = ai.permits.clone().acquire_owned().await.unwrap();
+        let started = std::time::Instant::now();
+        let result = ai.run(Duration::from_millis(10), |_| 1).await;
+        assert!(matches!(result, Err(ApiError::AiBusy)));
+        assert!(started.elapsed() >= Duration::from_millis(50));
+    }
+
+    /// The stop flag is raised once the budget and its grace have passed.
+    #[tokio::test]
+    async fn stop_flag_raised_after_budget() {
+        let ai = Ai::new(1, Duration::from_secs(1), Duration::from_millis(100));
+        let stopped_in_time = ai
+            .run(Duration::from_millis(20), |options| {
+                let stop = options.stop.expect("a stop flag");
+                let start = std::time::Instant::now();
+                while !stop.load(Ordering::Relaxed) {
+                    if start.elapsed() > Duration::from_secs(2) {
+                        return false;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                true
+            })
+            .await
+            .unwrap();
+        assert!(stopped_in_time);
+    }
+
+    /// Master's budget comes from the configuration, the others from the engine's levels.
+    #[test]
+    fn budgets() {
+        let ai = Ai::new(2, Duration::from_secs(1), Duration::from_millis(1234));
+        assert_eq!(ai.budget(Level::Master), Duration::from_millis(1234));
+        assert_eq!(ai.budget(Level::Easy), Level::Easy.default_budget());
+    }
+}

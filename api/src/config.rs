@@ -1,0 +1,247 @@
+//! Command line and environment configuration of `gomoku-server`.
+//!
+//! Every flag has an environment variable of the same meaning, so the server can be configured
+//! either way (the flag wins when both are given). With no subcommand the server serves; the
+//! `backup <path>` subcommand writes a consistent copy of the database and exits.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// `gomoku-server`: the Gomoku game service.
+#[derive(Debug, Parser)]
+#[command(name = "gomoku-server", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub config: Config,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Write a consistent online copy of the database to PATH (`VACUUM INTO`) and exit.
+    Backup {
+        /// Where to write the copy; must not exist yet.
+        path: PathBuf,
+    },
+}
+
+/// How hard SQLite works to make a commit durable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Synchronous {
+    /// Every commit is synced to disk: nothing acknowledged is lost on a power cut.
+    Full,
+    /// Commits survive a crash of the process but may be lost on a power cut (WAL mode).
+    Normal,
+}
+
+/// The server's settings. Flags are global so they may follow the subcommand too.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Config {
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(
+        long,
+        env = "GOMOKU_ADDR",
+        default_value = "127.0.0.1:8080",
+        global = true
+    )]
+    pub addr: SocketAddr,
+
+    /// SQLite database URL; the file is created if missing.
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = "sqlite://gomoku.db",
+        global = true
+    )]
+    pub database_url: String,
+
+    /// WeChat mini-program app id; with the secret, session codes are exchanged with WeChat.
+    #[arg(long, env = "WECHAT_APPID", global = true)]
+    pub wechat_appid: Option<String>,
+
+    /// WeChat mini-program app secret.
+    #[arg(long, env = "WECHAT_SECRET", global = true, hide_env_values = true)]
+    pub wechat_secret: Option<String>,
+
+    /// Base URL of the WeChat API (a test points it at a local fake).
+    #[arg(
+        long,
+        env = "WECHAT_API_BASE",
+        default_value = "https://api.weixin.qq.com",
+        global = true
+    )]
+    pub wechat_api_base: String,
+
+    /// SQLite `synchronous` setting.
+    #[arg(
+        long,
+        env = "GOMOKU_SYNCHRONOUS",
+        value_enum,
+        default_value = "full",
+        global = true
+    )]
+    pub synchronous: Synchronous,
+
+    /// How long a write waits for a database held by another writer before 503 BUSY.
+    #[arg(
+        long,
+        env = "GOMOKU_BUSY_TIMEOUT_MS",
+        default_value_t = 5000,
+        global = true
+    )]
+    pub busy_timeout_ms: u64,
+
+    /// Writes per second allowed per token (0 disables the limit).
+    #[arg(
+        long,
+        env = "GOMOKU_WRITE_RATE_LIMIT",
+        default_value_t = 20,
+        global = true
+    )]
+    pub write_rate_limit: u32,
+
+    /// Writes a token may make in a burst above the steady rate.
+    #[arg(long, env = "GOMOKU_WRITE_BURST", default_value_t = 60, global = true)]
+    pub write_burst: u32,
+
+    /// Games a player may have in status `playing` at once.
+    #[arg(
+        long,
+        env = "GOMOKU_MAX_UNFINISHED_GAMES",
+        default_value_t = 100,
+        global = true
+    )]
+    pub max_unfinished_games: u32,
+
+    /// AI searches running at once (default: the number of cores).
+    #[arg(long, env = "GOMOKU_AI_CONCURRENCY", global = true)]
+    pub ai_concurrency: Option<usize>,
+
+    /// How long a request waits for a free AI slot before 503 AI_BUSY.
+    #[arg(
+        long,
+        env = "GOMOKU_AI_QUEUE_TIMEOUT_MS",
+        default_value_t = 10_000,
+        global = true
+    )]
+    pub ai_queue_timeout_ms: u64,
+
+    /// Thinking time of the `master` level.
+    #[arg(
+        long,
+        env = "GOMOKU_AI_MASTER_MS",
+        default_value_t = 2000,
+        global = true
+    )]
+    pub ai_master_ms: u64,
+
+    /// Longest time a request may take before it is answered with a timeout.
+    #[arg(
+        long,
+        env = "GOMOKU_REQUEST_TIMEOUT_MS",
+        default_value_t = 30_000,
+        global = true
+    )]
+    pub request_timeout_ms: u64,
+}
+
+impl Config {
+    pub fn busy_timeout(&self) -> Duration {
+        Duration::from_millis(self.busy_timeout_ms)
+    }
+
+    pub fn request_timeout(&self) -> Duration {
+        Duration::from_millis(self.request_timeout_ms)
+    }
+
+    /// The number of AI searches allowed at once: the flag, or the cores, and at least one.
+    pub fn ai_permits(&self) -> usize {
+        self.ai_concurrency
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1)
+    }
+
+    /// WeChat credentials when both are configured (and non-empty).
+    pub fn wechat_credentials(&self) -> Option<(String, String)> {
+        match (&self.wechat_appid, &self.wechat_secret) {
+            (Some(id), Some(secret)) if !id.is_empty() && !secret.is_empty() => {
+                Some((id.clone(), secret.clone()))
+            }
+            _ => None,
+        }
+    }
+
+    /// Settings for tests and embedding: the defaults, on the given database.
+    pub fn for_database(database_url: &str) -> Config {
+        let mut cli = Cli::parse_from(["gomoku-server"]);
+        cli.config.database_url = database_url.to_string();
+        cli.config
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With no flags every default is the documented one.
+    #[test]
+    fn defaults() {
+        let cli = Cli::try_parse_from(["gomoku-server"]).unwrap();
+        let c = cli.config;
+        assert!(cli.command.is_none());
+        assert_eq!(c.addr.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.synchronous, Synchronous::Full);
+        assert_eq!(c.busy_timeout_ms, 5000);
+        assert_eq!(c.write_rate_limit, 20);
+        assert_eq!(c.write_burst, 60);
+        assert_eq!(c.max_unfinished_games, 100);
+        assert_eq!(c.ai_queue_timeout_ms, 10_000);
+        assert_eq!(c.ai_master_ms, 2000);
+        assert_eq!(c.request_timeout_ms, 30_000);
+        assert!(c.ai_permits() >= 1);
+    }
+
+    /// The backup subcommand takes a path, and the global flags may come after it.
+    #[test]
+    fn backup_with_flags_after_the_subcommand() {
+        let cli = Cli::try_parse_from([
+            "gomoku-server",
+            "backup",
+            "/tmp/copy.db",
+            "--database-url",
+            "sqlite://x.db",
+            "--synchronous",
+            "normal",
+        ])
+        .unwrap();
+        assert!(
+            matches!(cli.command, Some(Command::Backup { ref path }) if path.ends_with("copy.db"))
+        );
+        assert_eq!(cli.config.database_url, "sqlite://x.db");
+        assert_eq!(cli.config.synchronous, Synchronous::Normal);
+    }
+
+    /// A value that is not one of the choices is refused, not silently defaulted.
+    #[test]
+    fn bad_synchronous_is_an_error() {
+        assert!(Cli::try_parse_from(["gomoku-server", "--synchronous", "off"]).is_err());
+        assert!(Cli::try_parse_from(["gomoku-server", "--addr", "nowhere"]).is_err());
+    }
+
+    /// WeChat is only on when both credentials are present.
+    #[test]
+    fn wechat_needs_both_credentials() {
+        let mut c = Config::for_database("sqlite::memory:");
+        c.wechat_appid = Some("app".into());
+        assert!(c.wechat_credentials().is_none());
+        c.wechat_secret = Some("secret".into());
+        assert_eq!(
+            c.wechat_credentials(),
+            Some(("app".into(), "secret".into()))
+        );
+    }
+}

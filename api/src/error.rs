@@ -1,0 +1,411 @@
+//! The HTTP edge's one error type and its one JSON shape:
+//! `{"error": {"code": "GAME_OVER", "message": "...", ...extra}}`.
+//!
+//! Handlers return `Result<_, ApiError>`; extractor rejections (bad JSON, bad path, bad query)
+//! are turned into variants here too, so every failure a client sees has the same shape.
+//! Internal errors are logged with their cause and shown only as a generic 500.
+
+use std::time::Duration;
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use gomoku_rules::{ForbiddenKind, PlayError};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::store::{is_busy, StoreError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 400: the body is not JSON, or has wrong types or missing fields.
+    #[error("the request body is not valid JSON for this endpoint: {0}")]
+    InvalidJson(String),
+    /// 400: a query parameter is unknown in value, out of range or malformed.
+    #[error("invalid query: {0}")]
+    InvalidQuery(String),
+    /// 401: no valid bearer token (or a failed WeChat code exchange).
+    #[error("a valid bearer token is required")]
+    Unauthorized,
+    /// 404: the id names no game of the caller.
+    #[error("no such game")]
+    GameNotFound,
+    /// 404: no such route.
+    #[error("no such route")]
+    NotFound,
+    /// 405: the route exists but not for this method.
+    #[error("method not allowed on this route")]
+    MethodNotAllowed,
+    /// 408: the request took longer than the server's request timeout.
+    #[error("the request took too long")]
+    RequestTimeout,
+    /// 409: the cell already holds a stone.
+    #[error("the cell is already occupied")]
+    CellOccupied,
+    /// 409: the game is finished (or resigned, for undo).
+    #[error("the game is over")]
+    GameOver,
+    /// 409: the client's `ply` does not match the game.
+    #[error("ply {ply} does not match the {move_count} moves on the board")]
+    PlyMismatch { ply: i64, move_count: usize },
+    /// 409: no move to take back.
+    #[error("there is no move to undo")]
+    NothingToUndo,
+    /// 409: the player already has the maximum number of unfinished games.
+    #[error("too many unfinished games (at most {0})")]
+    TooManyGames(u32),
+    /// 413: the body is larger than the limit.
+    #[error("the request body is too large")]
+    PayloadTooLarge,
+    /// 415: a body without `Content-Type: application/json`.
+    #[error("expected a body with Content-Type: application/json")]
+    UnsupportedMediaType,
+    /// 422: the point lies outside the board.
+    #[error("the point is outside the board")]
+    OutOfBounds,
+    /// 422: the move is forbidden for black under renju.
+    #[error("the move is forbidden for black: {}", .0.as_str())]
+    ForbiddenMove(ForbiddenKind),
+    /// 422: the game settings are not valid.
+    #[error("invalid settings: {0}")]
+    InvalidSettings(String),
+    /// 422: the imported record is not valid; `move_index` names the move to blame.
+    #[error("invalid record: {message}")]
+    InvalidRecord {
+        message: String,
+        move_index: Option<usize>,
+    },
+    /// 422: the replay step is not in 0..=moveCount.
+    #[error("invalid step: {0}")]
+    InvalidStep(String),
+    /// 429: too many writes for this token; retry after the given time.
+    #[error("too many requests")]
+    RateLimited { retry_after: Duration },
+    /// 503: the database stayed locked by another writer past the busy timeout.
+    #[error("the database is busy, try again")]
+    Busy,
+    /// 503: every AI slot stayed taken past the queue deadline.
+    #[error("the AI is busy, try again")]
+    AiBusy,
+    /// 500: anything else; the cause goes to the log only.
+    #[error("internal error")]
+    Internal(String),
+}
+
+/// The error shape as documented in the OpenAPI description.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+/// One error: a stable code, a human message, and per-code extras.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorDetail {
+    /// Stable machine-readable code, e.g. `GAME_OVER`.
+    pub code: String,
+    /// Human-readable explanation.
+    pub message: String,
+    /// With FORBIDDEN_MOVE: "double_three", "double_four" or "overline".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// With INVALID_RECORD when a move is to blame: its 0-based index.
+    #[serde(rename = "moveIndex", skip_serializing_if = "Option::is_none")]
+    pub move_index: Option<usize>,
+    /// With PLY_MISMATCH: the number of moves on the board.
+    #[serde(rename = "moveCount", skip_serializing_if = "Option::is_none")]
+    pub move_count: Option<usize>,
+    /// With RATE_LIMITED: seconds to wait (also in the Retry-After header).
+    #[serde(rename = "retryAfter", skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    pub fn internal(cause: impl std::fmt::Display) -> ApiError {
+        ApiError::Internal(cause.to_string())
+    }
+
+    pub fn status(&self) -> StatusCode {
+        use ApiError::*;
+        match self {
+            InvalidJson(_) | InvalidQuery(_) => StatusCode::BAD_REQUEST,
+            Unauthorized => StatusCode::UNAUTHORIZED,
+            GameNotFound | NotFound => StatusCode::NOT_FOUND,
+            MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+            CellOccupied | GameOver | PlyMismatch { .. } | NothingToUndo | TooManyGames(_) => {
+                StatusCode::CONFLICT
+            }
+            PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            OutOfBounds
+            | ForbiddenMove(_)
+            | InvalidSettings(_)
+            | InvalidRecord { .. }
+            | InvalidStep(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Busy | AiBusy => StatusCode::SERVICE_UNAVAILABLE,
+            Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        use ApiError::*;
+        match self {
+            InvalidJson(_) => "INVALID_JSON",
+            InvalidQuery(_) => "INVALID_QUERY",
+            Unauthorized => "UNAUTHORIZED",
+            GameNotFound => "GAME_NOT_FOUND",
+            NotFound => "NOT_FOUND",
+            MethodNotAllowed => "METHOD_NOT_ALLOWED",
+            RequestTimeout => "REQUEST_TIMEOUT",
+            CellOccupied => "CELL_OCCUPIED",
+            GameOver => "GAME_OVER",
+            PlyMismatch { .. } => "PLY_MISMATCH",
+            NothingToUndo => "NOTHING_TO_UNDO",
+            TooManyGames(_) => "TOO_MANY_GAMES",
+            PayloadTooLarge => "PAYLOAD_TOO_LARGE",
+            UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
+            OutOfBounds => "OUT_OF_BOUNDS",
+            ForbiddenMove(_) => "FORBIDDEN_MOVE",
+            InvalidSettings(_) => "INVALID_SETTINGS",
+            InvalidRecord { .. } => "INVALID_RECORD",
+            InvalidStep(_) => "INVALID_STEP",
+            RateLimited { .. } => "RATE_LIMITED",
+            Busy => "BUSY",
+            AiBusy => "AI_BUSY",
+            Internal(_) => "INTERNAL",
+        }
+    }
+
+    /// The JSON body of this error.
+    pub fn body(&self) -> ErrorBody {
+        let message = match self {
+            // The cause of an internal error is for the log, never for the client.
+            ApiError::Internal(_) => "internal error".to_string(),
+            other => other.to_string(),
+        };
+        let mut detail = ErrorDetail {
+            code: self.code().to_string(),
+            message,
+            kind: None,
+            move_index: None,
+            move_count: None,
+            retry_after: None,
+        };
+        match self {
+            ApiError::ForbiddenMove(kind) => detail.kind = Some(kind.as_str().to_string()),
+            ApiError::InvalidRecord { move_index, .. } => detail.move_index = *move_index,
+            ApiError::PlyMismatch { move_count, .. } => detail.move_count = Some(*move_count),
+            ApiError::RateLimited { retry_after } => {
+                detail.retry_after = Some(retry_secs(*retry_after))
+            }
+            _ => {}
+        }
+        ErrorBody { error: detail }
+    }
+}
+
+/// Whole seconds to wait, rounded up and at least one (Retry-After takes integers).
+fn retry_secs(wait: Duration) -> u64 {
+    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    secs.max(1)
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let ApiError::Internal(cause) = &self {
+            tracing::error!(%cause, "internal error");
+        }
+        let mut response = (self.status(), Json(self.body())).into_response();
+        if let ApiError::RateLimited { retry_after } = &self {
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(retry_secs(*retry_after)),
+            );
+        }
+        response
+    }
+}
+
+impl From<PlayError> for ApiError {
+    fn from(e: PlayError) -> ApiError {
+        match e {
+            PlayError::OutOfBounds => ApiError::OutOfBounds,
+            PlayError::Occupied => ApiError::CellOccupied,
+            PlayError::GameOver => ApiError::GameOver,
+            PlayError::Forbidden(kind) => ApiError::ForbiddenMove(kind),
+        }
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> ApiError {
+        match rejection {
+            JsonRejection::MissingJsonContentType(_) => ApiError::UnsupportedMediaType,
+            // A body cut off by the size limit surfaces as a failed read with status 413.
+            other if other.status() == StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
+            other => ApiError::InvalidJson(other.body_text()),
+        }
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> ApiError {
+        ApiError::InvalidQuery(rejection.body_text())
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> ApiError {
+        if is_busy(&e) {
+            tracing::warn!(error = %e, "database busy");
+            return ApiError::Busy;
+        }
+        ApiError::Internal(format!("database: {e}"))
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        match e {
+            StoreError::Sql(e) => e.into(),
+            StoreError::Busy => ApiError::Busy,
+            other => ApiError::internal(other),
+        }
+    }
+}
+
+/// Builds the JSON body for a status produced outside our handlers (a layer's 413, 405, 408).
+pub fn body_for_status(status: StatusCode) -> Option<ApiError> {
+    match status {
+        StatusCode::PAYLOAD_TOO_LARGE => Some(ApiError::PayloadTooLarge),
+        StatusCode::METHOD_NOT_ALLOWED => Some(ApiError::MethodNotAllowed),
+        StatusCode::REQUEST_TIMEOUT => Some(ApiError::RequestTimeout),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => Some(ApiError::UnsupportedMediaType),
+        StatusCode::NOT_FOUND => Some(ApiError::NotFound),
+        _ => None,
+    }
+}
+
+/// The documented body as a `serde_json::Value` (for tests and the OpenAPI examples).
+pub fn to_value(e: &ApiError) -> Value {
+    serde_json::to_value(e.body()).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every variant maps to the status and code the API documents.
+    #[test]
+    fn statuses_and_codes() {
+        let cases: Vec<(ApiError, u16, &str)> = vec![
+            (ApiError::InvalidJson("x".into()), 400, "INVALID_JSON"),
+            (ApiError::InvalidQuery("x".into()), 400, "INVALID_QUERY"),
+            (ApiError::Unauthorized, 401, "UNAUTHORIZED"),
+            (ApiError::GameNotFound, 404, "GAME_NOT_FOUND"),
+            (ApiError::NotFound, 404, "NOT_FOUND"),
+            (ApiError::MethodNotAllowed, 405, "METHOD_NOT_ALLOWED"),
+            (ApiError::CellOccupied, 409, "CELL_OCCUPIED"),
+            (ApiError::GameOver, 409, "GAME_OVER"),
+            (
+                ApiError::PlyMismatch {
+                    ply: 3,
+                    move_count: 2,
+                },
+                409,
+                "PLY_MISMATCH",
+            ),
+            (ApiError::NothingToUndo, 409, "NOTHING_TO_UNDO"),
+            (ApiError::TooManyGames(100), 409, "TOO_MANY_GAMES"),
+            (ApiError::PayloadTooLarge, 413, "PAYLOAD_TOO_LARGE"),
+            (
+                ApiError::UnsupportedMediaType,
+                415,
+                "UNSUPPORTED_MEDIA_TYPE",
+            ),
+            (ApiError::OutOfBounds, 422, "OUT_OF_BOUNDS"),
+            (
+                ApiError::ForbiddenMove(ForbiddenKind::Overline),
+                422,
+                "FORBIDDEN_MOVE",
+            ),
+            (
+                ApiError::InvalidSettings("x".into()),
+                422,
+                "INVALID_SETTINGS",
+            ),
+            (
+                ApiError::InvalidRecord {
+                    message: "x".into(),
+                    move_index: None,
+                },
+                422,
+                "INVALID_RECORD",
+            ),
+            (ApiError::InvalidStep("x".into()), 422, "INVALID_STEP"),
+            (
+                ApiError::RateLimited {
+                    retry_after: Duration::from_millis(10),
+                },
+                429,
+                "RATE_LIMITED",
+            ),
+            (ApiError::Busy, 503, "BUSY"),
+            (ApiError::AiBusy, 503, "AI_BUSY"),
+            (ApiError::Internal("secret cause".into()), 500, "INTERNAL"),
+        ];
+        for (error, status, code) in cases {
+            assert_eq!(error.status().as_u16(), status, "{code}");
+            assert_eq!(to_value(&error)["error"]["code"], code);
+        }
+    }
+
+    /// Extras appear only on the codes that carry them; internal causes never leak.
+    #[test]
+    fn extras_and_no_leaks() {
+        let forbidden = to_value(&ApiError::ForbiddenMove(ForbiddenKind::DoubleThree));
+        assert_eq!(forbidden["error"]["kind"], "double_three");
+        let record = to_value(&ApiError::InvalidRecord {
+            message: "occupied".into(),
+            move_index: Some(4),
+        });
+        assert_eq!(record["error"]["moveIndex"], 4);
+        let plain = to_value(&ApiError::GameOver);
+        assert!(plain["error"].get("kind").is_none() && plain["error"].get("moveIndex").is_none());
+        let internal = to_value(&ApiError::Internal("password=hunter2".into()));
+        assert!(!internal.to_string().contains("hunter2"));
+    }
+
+    /// A rate-limited answer carries a whole-second Retry-After of at least one.
+    #[test]
+    fn retry_after_header() {
+        let response = ApiError::RateLimited {
+            retry_after: Duration::from_millis(1500),
+        }
+        .into_response();
+        assert_eq!(response.headers()[header::RETRY_AFTER], "2");
+        let response = ApiError::RateLimited {
+            retry_after: Duration::ZERO,
+        }
+        .into_response();
+        assert_eq!(response.headers()[header::RETRY_AFTER], "1");
+    }
+
+    /// Rule errors map to their HTTP codes.
+    #[test]
+    fn play_errors() {
+        assert_eq!(ApiError::from(PlayError::Occupied).code(), "CELL_OCCUPIED");
+        assert_eq!(
+            ApiError::from(PlayError::OutOfBounds).code(),
+            "OUT_OF_BOUNDS"
+        );
+        assert_eq!(ApiError::from(PlayError::GameOver).code(), "GAME_OVER");
+        assert_eq!(
+            ApiError::from(PlayError::Forbidden(ForbiddenKind::DoubleFour)).code(),
+            "FORBIDDEN_MOVE"
+        );
+    }
+}

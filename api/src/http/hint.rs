@@ -1,0 +1,61 @@
+//! `GET /api/v1/games/{id}/hint`: the engine's suggestion for the side to move, under a short
+//! budget and the same concurrency cap as the AI's moves.
+
+use axum::extract::State;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::extract::GameId;
+use super::games::load;
+use crate::auth::Player;
+use crate::error::{ApiError, ErrorBody};
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/v1/games/{id}/hint", get(hint))
+}
+
+/// A suggested move.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HintView {
+    pub row: usize,
+    pub col: usize,
+    /// Why, in words: "wins: five", "blocks an open four", "VCF in 7", "best by search".
+    pub reason: String,
+}
+
+/// A hint for the side to move.
+#[utoipa::path(
+    get, path = "/api/v1/games/{id}/hint", tag = "play",
+    params(("id" = String, Path, description = "Game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The suggested move", body = HintView),
+        (status = 401, description = "UNAUTHORIZED", body = ErrorBody),
+        (status = 404, description = "GAME_NOT_FOUND", body = ErrorBody),
+        (status = 409, description = "GAME_OVER", body = ErrorBody),
+        (status = 503, description = "BUSY or AI_BUSY", body = ErrorBody),
+    )
+)]
+pub async fn hint(
+    State(state): State<AppState>,
+    player: Player,
+    GameId(id): GameId,
+) -> Result<Json<HintView>, ApiError> {
+    let stored = load(&state, &player, &id).await?;
+    if stored.game.is_over() {
+        return Err(ApiError::GameOver);
+    }
+    let hint = state
+        .ai
+        .hint(stored.game)
+        .await?
+        .ok_or_else(|| ApiError::internal("the engine had no hint in an open game"))?;
+    Ok(Json(HintView {
+        row: hint.point.row,
+        col: hint.point.col,
+        reason: hint.reason,
+    }))
+}

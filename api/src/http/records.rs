@@ -1,0 +1,315 @@
+//! Game records: `GET /api/v1/games/{id}/export` downloads a game as a JSON attachment, and
+//! `POST /api/v1/games/import` makes a new local game from such a record.
+//!
+//! An import trusts only the version, rule, board size, and each move's row, col and player;
+//! everything else is recomputed by replaying the moves through the judge. A resignation cannot
+//! be recomputed from moves, so a resigned game comes back open at the position it was resigned
+//! in: the record's `result` is never believed.
+
+use axum::extract::State;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use gomoku_rules::{Coord, Game, PlayError, Point, Rule, Stone};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::extract::{GameId, JsonBody};
+use super::games::load;
+use super::view::{
+    end_reason_name, rule_name, status_name, AiView, EndReasonName, GameState, ModeName, PointView,
+    RuleName, StatusName,
+};
+use crate::auth::Player;
+use crate::error::{ApiError, ErrorBody};
+use crate::state::AppState;
+use crate::store::games::{self, Mode, NewGame, Standing, StoredMove};
+use crate::store::now;
+
+/// The record format this server writes and reads.
+pub const RECORD_VERSION: &str = "gomoku-1.0";
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/games/{id}/export", get(export))
+        .route("/api/v1/games/import", post(import))
+}
+
+/// A move in a record.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RecordMove {
+    pub row: usize,
+    pub col: usize,
+    #[schema(minimum = 1, maximum = 2)]
+    pub player: u8,
+    /// Standard notation: columns a, b, c… from the left, rows from 1 at the bottom.
+    pub coord: String,
+    /// When the move was played (RFC 3339).
+    pub at: String,
+}
+
+/// How a recorded game ended (or stands).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordResult {
+    pub status: StatusName,
+    #[schema(minimum = 1, maximum = 2)]
+    pub winner: Option<u8>,
+    pub end_reason: Option<EndReasonName>,
+    pub win_line: Option<Vec<PointView>>,
+}
+
+/// A game record (`gomoku-1.0`).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GameRecord {
+    /// Always "gomoku-1.0".
+    pub version: String,
+    pub id: String,
+    pub rule: RuleName,
+    pub board_size: usize,
+    pub mode: ModeName,
+    pub ai: Option<AiView>,
+    pub moves: Vec<RecordMove>,
+    pub result: RecordResult,
+    pub created_at: String,
+    pub finished_at: Option<String>,
+    pub exported_at: String,
+}
+
+/// Download a game record.
+#[utoipa::path(
+    get, path = "/api/v1/games/{id}/export", tag = "records",
+    params(("id" = String, Path, description = "Game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The record, as an attachment gomoku-<id>.json", body = GameRecord,
+         headers(("Content-Disposition" = String, description = "attachment; filename=\"gomoku-<id>.json\""))),
+        (status = 401, description = "UNAUTHORIZED", body = ErrorBody),
+        (status = 404, description = "GAME_NOT_FOUND", body = ErrorBody),
+        (status = 503, description = "BUSY", body = ErrorBody),
+    )
+)]
+pub async fn export(
+    State(state): State<AppState>,
+    player: Player,
+    GameId(id): GameId,
+) -> Result<Response, ApiError> {
+    let stored = load(&state, &player, &id).await?;
+    let size = stored.row.board_size;
+    let standing = Standing::of(&stored.game);
+    let view = GameState::new(&stored.row, &stored.moves, &stored.game);
+    let record = GameRecord {
+        version: RECORD_VERSION.to_string(),
+        id: stored.row.id.clone(),
+        rule: rule_name(stored.row.rule),
+        board_size: size,
+        mode: view.mode,
+        ai: view.ai,
+        moves: stored
+            .moves
+            .iter()
+            .map(|m| RecordMove {
+                row: m.point.row,
+                col: m.point.col,
+                player: m.stone.as_u8(),
+                coord: Coord::from_point(m.point, size).to_string(),
+                at: m.played_at.clone(),
+            })
+            .collect(),
+        result: RecordResult {
+            status: status_name(standing.status),
+            winner: standing.winner.map(Stone::as_u8),
+            end_reason: standing.end_reason.and_then(end_reason_name),
+            win_line: view.win_line,
+        },
+        created_at: stored.row.created_at.clone(),
+        finished_at: stored.row.finished_at.clone(),
+        exported_at: now(),
+    };
+    // Game ids are uuids we made, but the header is built defensively all the same.
+    let disposition = HeaderValue::from_str(&format!(
+        "attachment; filename=\"gomoku-{}.json\"",
+        stored.row.id
+    ))
+    .map_err(ApiError::internal)?;
+    let mut response = Json(record).into_response();
+    response
+        .headers_mut()
+        .insert(header::CONTENT_DISPOSITION, disposition);
+    Ok(response)
+}
+
+/// A record to import. Fields not listed (ids, times, result, coords) are ignored.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportRecord {
+    /// Must be "gomoku-1.0".
+    #[schema(pattern = "^gomoku-1\\.0$", example = "gomoku-1.0")]
+    pub version: String,
+    #[schema(value_type = RuleName)]
+    pub rule: String,
+    #[schema(minimum = 9, maximum = 19)]
+    pub board_size: i64,
+    pub moves: Vec<ImportMove>,
+}
+
+/// A move of a record to import.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ImportMove {
+    #[schema(minimum = 0, maximum = 18)]
+    pub row: i64,
+    #[schema(minimum = 0, maximum = 18)]
+    pub col: i64,
+    /// 1 black, 2 white, alternating from black.
+    #[schema(minimum = 1, maximum = 2)]
+    pub player: i64,
+}
+
+fn invalid(message: impl Into<String>, move_index: Option<usize>) -> ApiError {
+    ApiError::InvalidRecord {
+        message: message.into(),
+        move_index,
+    }
+}
+
+/// Replays a record through the judge: the game it describes, or why it is not valid.
+pub fn replay_record(record: &ImportRecord) -> Result<Game, ApiError> {
+    if record.version != RECORD_VERSION {
+        return Err(invalid(
+            format!("unknown version (expected {RECORD_VERSION})"),
+            None,
+        ));
+    }
+    let rule: Rule = record
+        .rule
+        .parse()
+        .map_err(|_| invalid("unknown rule", None))?;
+    let size = match record.board_size {
+        n @ 9..=19 => n as usize,
+        _ => return Err(invalid("boardSize must be between 9 and 19", None)),
+    };
+    let mut game = Game::new(size, rule).map_err(|e| invalid(format!("{e:?}"), None))?;
+    for (index, m) in record.moves.iter().enumerate() {
+        let expected = if index % 2 == 0 {
+            Stone::Black
+        } else {
+            Stone::White
+        };
+        if m.player != i64::from(expected.as_u8()) {
+            return Err(invalid("players must alternate, black first", Some(index)));
+        }
+        let point = match (usize::try_from(m.row), usize::try_from(m.col)) {
+            (Ok(row), Ok(col)) if row < size && col < size => Point::new(row, col),
+            _ => return Err(invalid("move outside the board", Some(index))),
+        };
+        game.play(point).map_err(|e| {
+            let why = match e {
+                PlayError::OutOfBounds => "move outside the board".to_string(),
+                PlayError::Occupied => "cell already occupied".to_string(),
+                PlayError::GameOver => "move after the game ended".to_string(),
+                PlayError::Forbidden(kind) => format!("forbidden move ({})", kind.as_str()),
+            };
+            invalid(why, Some(index))
+        })?;
+    }
+    Ok(game)
+}
+
+/// Import a record as a new local game.
+#[utoipa::path(
+    post, path = "/api/v1/games/import", tag = "records",
+    request_body = ImportRecord,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "The new local game", body = GameState),
+        (status = 400, description = "INVALID_JSON", body = ErrorBody),
+        (status = 401, description = "UNAUTHORIZED", body = ErrorBody),
+        (status = 409, description = "TOO_MANY_GAMES", body = ErrorBody),
+        (status = 413, description = "PAYLOAD_TOO_LARGE", body = ErrorBody),
+        (status = 415, description = "UNSUPPORTED_MEDIA_TYPE", body = ErrorBody),
+        (status = 422, description = "INVALID_RECORD (with moveIndex when a move is to blame)", body = ErrorBody),
+        (status = 429, description = "RATE_LIMITED", body = ErrorBody),
+        (status = 503, description = "BUSY", body = ErrorBody),
+    )
+)]
+pub async fn import(
+    State(state): State<AppState>,
+    player: Player,
+    JsonBody(record): JsonBody<ImportRecord>,
+) -> Result<(StatusCode, Json<GameState>), ApiError> {
+    let game = replay_record(&record)?;
+    let at = now();
+    let moves: Vec<StoredMove> = game
+        .moves()
+        .iter()
+        .map(|m| StoredMove {
+            point: m.point,
+            stone: m.stone,
+            played_at: at.clone(),
+        })
+        .collect();
+    let new = NewGame {
+        player_id: player.id,
+        mode: Mode::Local,
+        rule: game.rule(),
+        board_size: game.size(),
+        ai: None,
+        resigned_by: None,
+        moves,
+        game,
+    };
+    let stored = games::insert(&state.db, new, state.config.max_unfinished_games)
+        .await?
+        .ok_or(ApiError::TooManyGames(state.config.max_unfinished_games))?;
+    Ok((
+        StatusCode::CREATED,
+        Json(GameState::new(&stored.row, &stored.moves, &stored.game)),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(json: serde_json::Value) -> ImportRecord {
+        serde_json::from_value(json).unwrap()
+    }
+
+    fn move_index(e: ApiError) -> Option<usize> {
+        match e {
+            ApiError::InvalidRecord { move_index, .. } => move_index,
+            other => panic!("expected INVALID_RECORD, got {other:?}"),
+        }
+    }
+
+    /// A header the server does not know is refused without a move index.
+    #[test]
+    fn bad_header() {
+        let base = serde_json::json!({"version": "gomoku-1.0", "rule": "freestyle", "boardSize": 15, "moves": []});
+        let mut v = base.clone();
+        v["version"] = "gomoku-2.0".into();
+        assert_eq!(move_index(replay_record(&record(v)).unwrap_err()), None);
+        let mut v = base.clone();
+        v["boardSize"] = 20.into();
+        assert_eq!(move_index(replay_record(&record(v)).unwrap_err()), None);
+        let mut v = base;
+        v["rule"] = "go".into();
+        assert_eq!(move_index(replay_record(&record(v)).unwrap_err()), None);
+    }
+
+    /// A move out of turn or off the board is blamed by its index.
+    #[test]
+    fn bad_moves_are_blamed() {
+        let v = serde_json::json!({"version": "gomoku-1.0", "rule": "freestyle", "boardSize": 9,
+            "moves": [{"row": 4, "col": 4, "player": 1}, {"row": 4, "col": 5, "player": 1}]});
+        assert_eq!(move_index(replay_record(&record(v)).unwrap_err()), Some(1));
+        let v = serde_json::json!({"version": "gomoku-1.0", "rule": "freestyle", "boardSize": 9,
+            "moves": [{"row": 4, "col": 4, "player": 1}, {"row": 9, "col": 0, "player": 2}]});
+        assert_eq!(move_index(replay_record(&record(v)).unwrap_err()), Some(1));
+        let v = serde_json::json!({"version": "gomoku-1.0", "rule": "freestyle", "boardSize": 9,
+            "moves": [{"row": -1, "col": 4, "player": 1}]});
+        assert_eq!(move_index(replay_record(&record(v)).unwrap_err()), Some(0));
+    }
+}

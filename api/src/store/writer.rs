@@ -1,0 +1,315 @@
+//! The single writer: every write of the service goes through one connection owned by one task,
+//! which commits the writes waiting at the same moment together (group commit).
+//!
+//! SQLite admits one writer at a time and, at `synchronous=FULL`, pays one fsync per commit.
+//! Committing each move on its own would make 16 concurrent players queue behind 16 fsyncs;
+//! committing whatever is queued as one transaction pays one fsync for all of them. Each write
+//! runs inside its own savepoint, so a write that fails (or finds its game changed) is rolled
+//! back alone while the others in the batch still land. Nobody is answered before the commit
+//! that holds their write has succeeded, so an acknowledged write is a durable write.
+//!
+//! A write that has waited longer than the busy timeout before its batch starts fails as busy:
+//! that bounds how long a request waits while another process holds the database.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::{Duration, Instant};
+
+use sqlx::{Connection, SqliteConnection};
+use tokio::sync::{mpsc, oneshot};
+
+use super::StoreError;
+
+/// Most writes committed in one transaction.
+const MAX_BATCH: usize = 128;
+/// Writes waiting for the writer before senders wait too.
+const QUEUE: usize = 4096;
+
+/// A future borrowing the connection.
+pub type BoxFuture<'c, T> = Pin<Box<dyn Future<Output = T> + Send + 'c>>;
+
+/// One queued write, its result type erased.
+trait Task: Send {
+    /// Runs the write; on success, what to do once the batch is committed (or not).
+    fn run<'c>(
+        self: Box<Self>,
+        conn: &'c mut SqliteConnection,
+    ) -> BoxFuture<'c, Option<Box<dyn Finish>>>;
+    /// The batch could not start: answer with this error.
+    fn fail(self: Box<Self>, error: StoreError);
+    fn enqueued(&self) -> Instant;
+}
+
+/// A write that ran; answers its caller once the fate of the batch is known.
+trait Finish: Send {
+    fn finish(self: Box<Self>, committed: Result<(), StoreError>);
+}
+
+/// Runs in the writer task right after the commit that made a write durable, before its caller
+/// hears of it: such hooks therefore run in commit order.
+pub type OnCommit<T> = Box<dyn FnOnce(&T) + Send>;
+
+struct Pending<F, T> {
+    work: F,
+    on_commit: Option<OnCommit<T>>,
+    reply: oneshot::Sender<Result<T, StoreError>>,
+    enqueued: Instant,
+}
+
+struct Ran<T> {
+    value: T,
+    on_commit: Option<OnCommit<T>>,
+    reply: oneshot::Sender<Result<T, StoreError>>,
+}
+
+impl<T: Send> Finish for Ran<T> {
+    fn finish(self: Box<Self>, committed: Result<(), StoreError>) {
+        let Ran {
+            value,
+            on_commit,
+            reply,
+        } = *self;
+        if committed.is_ok() {
+            if let Some(hook) = on_commit {
+                hook(&value);
+            }
+        }
+        // A caller that has gone away (client disconnected) no longer needs the answer.
+        let _ = reply.send(committed.map(|()| value));
+    }
+}
+
+impl<F, T> Task for Pending<F, T>
+where
+    F: for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, StoreError>>
+        + Send
+        + 'static,
+    T: Send + 'static,
+{
+    fn run<'c>(
+        self: Box<Self>,
+        conn: &'c mut SqliteConnection,
+    ) -> BoxFuture<'c, Option<Box<dyn Finish>>> {
+        Box::pin(async move {
+            let Pending {
+                work,
+                on_commit,
+                reply,
+                ..
+            } = *self;
+            match work(conn).await {
+                Ok(value) => Some(Box::new(Ran {
+                    value,
+                    on_commit,
+                    reply,
+                }) as Box<dyn Finish>),
+                Err(e) => {
+                    let _ = reply.send(Err(e));
+                    None
+                }
+            }
+        })
+    }
+
+    fn fail(self: Box<Self>, error: StoreError) {
+        let _ = self.reply.send(Err(error));
+    }
+
+    fn enqueued(&self) -> Instant {
+        self.enqueued
+    }
+}
+
+/// The handle through which writes are queued. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Writer {
+    queue: mpsc::Sender<Box<dyn Task>>,
+}
+
+impl Writer {
+    /// Starts the writer task on `conn`.
+    pub fn start(conn: SqliteConnection, busy_timeout: Duration) -> Writer {
+        let (queue, receiver) = mpsc::channel(QUEUE);
+        tokio::spawn(write_loop(conn, receiver, busy_timeout));
+        Writer { queue }
+    }
+
+    /// Runs `work` in the next batch and returns its result once that batch has committed.
+    /// `work` must leave the connection as it found it on error; its savepoint is rolled back.
+    pub async fn write<F, T>(&self, work: F) -> Result<T, StoreError>
+    where
+        F: for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, StoreError>>
+            + Send
+            + 'static,
+        T: Send + 'static,
+    {
+        self.write_then(work, None).await
+    }
+
+    /// Like [`Writer::write`], and runs `on_commit` with the result in the writer task once the
+    /// write is committed, before answering: hooks of successive writes run in commit order.
+    pub async fn write_then<F, T>(
+        &self,
+        work: F,
+        on_commit: Option<OnCommit<T>>,
+    ) -> Result<T, StoreError>
+    where
+        F: for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, StoreError>>
+            + Send
+            + 'static,
+        T: Send + 'static,
+    {
+        let (reply, answer) = oneshot::channel();
+        let task = Box::new(Pending {
+            work,
+            on_commit,
+            reply,
+            enqueued: Instant::now(),
+        });
+        self.queue
+            .send(task)
+            .await
+            .map_err(|_| StoreError::Batch("the writer has stopped".into()))?;
+        answer
+            .await
+            .map_err(|_| StoreError::Batch("the writer dropped a write".into()))?
+    }
+}
+
+/// A failure of the batch as a whole, for every write in it.
+fn batch_error(e: &sqlx::Error) -> StoreError {
+    if super::is_busy(e) {
+        StoreError::Busy
+    } else {
+        StoreError::Batch(e.to_string())
+    }
+}
+
+async fn write_loop(
+    mut conn: SqliteConnection,
+    mut receiver: mpsc::Receiver<Box<dyn Task>>,
+    busy_timeout: Duration,
+) {
+    while let Some(first) = receiver.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match receiver.try_recv() {
+                Ok(task) => batch.push(task),
+                Err(_) => break,
+            }
+        }
+        // Writes that already waited out the busy timeout (behind a batch that was itself
+        // waiting for another process's lock) give up rather than wait a second time.
+        let (stale, batch): (Vec<_>, Vec<_>) = batch
+            .into_iter()
+            .partition(|t| t.enqueued().elapsed() > busy_timeout);
+        for task in stale {
+            task.fail(StoreError::Busy);
+        }
+        if batch.is_empty() {
+            continue;
+        }
+        run_batch(&mut conn, batch).await;
+    }
+    let _ = conn.close().await;
+}
+
+async fn run_batch(conn: &mut SqliteConnection, batch: Vec<Box<dyn Task>>) {
+    // BEGIN IMMEDIATE takes the write lock up front (waiting up to the busy timeout), so no
+    // statement inside has to upgrade a read lock, where SQLite gives up without waiting.
+    if let Err(e) = sqlx::query("begin immediate").execute(&mut *conn).await {
+        tracing::warn!(error = %e, writes = batch.len(), "could not start a write batch");
+        for task in batch {
+            task.fail(batch_error(&e));
+        }
+        return;
+    }
+    let mut ran: Vec<Box<dyn Finish>> = Vec::with_capacity(batch.len());
+    let mut tasks = batch.into_iter();
+    let mut failure = None;
+    for task in tasks.by_ref() {
+        if let Err(e) = sqlx::query("savepoint write").execute(&mut *conn).await {
+            task.fail(batch_error(&e));
+            failure = Some(e);
+            break;
+        }
+        let outcome = task.run(conn).await;
+        match outcome {
+            // The savepoint is left open: COMMIT releases them all, and a later ROLLBACK TO
+            // finds the newest savepoint of that name, its own. One statement fewer a write.
+            Some(finish) => ran.push(finish),
+            None => {
+                if let Err(e) = sqlx::query("rollback to write").execute(&mut *conn).await {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+    }
+    let result = match failure {
+        Some(e) => Err(e),
+        None => sqlx::query("commit").execute(&mut *conn).await.map(|_| ()),
+    };
+    match result {
+        Ok(()) => {
+            for finish in ran {
+                finish.finish(Ok(()));
+            }
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "write batch failed; rolling back");
+            let _ = sqlx::query("rollback").execute(&mut *conn).await;
+            for finish in ran {
+                finish.finish(Err(batch_error(&e)));
+            }
+            for task in tasks {
+                task.fail(batch_error(&e));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn insert(writer: &Writer, x: i64) -> Result<(), StoreError> {
+        writer
+            .write(move |conn| {
+                Box::pin(async move {
+                    sqlx::query("insert into t (x) values (?)")
+                        .bind(x)
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(())
+                })
+            })
+            .await
+    }
+
+    /// Writes queued together share a batch, and one that fails is rolled back alone.
+    #[tokio::test]
+    async fn a_failed_write_does_not_sink_its_batch() {
+        let mut conn = SqliteConnection::connect("sqlite::memory:").await.unwrap();
+        sqlx::query("create table t (x integer primary key)")
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        let writer = Writer::start(conn, Duration::from_secs(5));
+        insert(&writer, 1).await.unwrap();
+        let (a, b, c) = tokio::join!(insert(&writer, 2), insert(&writer, 1), insert(&writer, 3));
+        assert!(a.is_ok() && c.is_ok());
+        assert!(matches!(b, Err(StoreError::Sql(_))));
+        let all: Vec<i64> = writer
+            .write(|conn| {
+                Box::pin(async move {
+                    Ok(sqlx::query_scalar("select x from t order by x")
+                        .fetch_all(&mut *conn)
+                        .await?)
+                })
+            })
+            .await
+            .unwrap();
+        assert_eq!(all, vec![1, 2, 3]);
+    }
+}
