@@ -13,7 +13,6 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use gomoku_rules::{ForbiddenKind, PlayError};
 use serde::Serialize;
-use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::store::{is_busy, StoreError};
@@ -289,14 +288,15 @@ pub fn body_for_status(status: StatusCode) -> Option<ApiError> {
     }
 }
 
-/// The documented body as a `serde_json::Value` (for tests and the OpenAPI examples).
-pub fn to_value(e: &ApiError) -> Value {
-    serde_json::to_value(e.body()).unwrap_or(Value::Null)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
+
+    /// The body of an error as JSON.
+    fn to_value(e: &ApiError) -> Value {
+        serde_json::to_value(e.body()).unwrap()
+    }
 
     /// Every variant maps to the status and code the API documents.
     #[test]

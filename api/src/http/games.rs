@@ -1,5 +1,7 @@
 //! The games resource: create, list (the saved-games list), read and delete.
 
+use std::sync::Arc;
+
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::routing::get;
@@ -10,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::extract::{GameId, JsonBody};
+use super::openapi::{BadBody, Busy, BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
 use super::view::{GameState, GameSummary, LevelName, ModeName, RuleName};
 use crate::auth::Player;
 use crate::error::{ApiError, ErrorBody};
@@ -28,10 +31,23 @@ pub(super) async fn load(
     state: &AppState,
     player: &Player,
     id: &str,
-) -> Result<StoredGame, ApiError> {
+) -> Result<Arc<StoredGame>, ApiError> {
     games::load(&state.db, &player.id, id)
         .await?
         .ok_or(ApiError::GameNotFound)
+}
+
+/// Stores a new game and answers 201 with it, or 409 TOO_MANY_GAMES when it would be playing
+/// and its player already has as many unfinished games as allowed.
+pub(super) async fn store_new(
+    state: &AppState,
+    new: NewGame,
+) -> Result<(StatusCode, Json<GameState>), ApiError> {
+    let cap = state.config.max_unfinished_games;
+    let stored = games::insert(&state.db, new, cap)
+        .await?
+        .ok_or(ApiError::TooManyGames(cap))?;
+    Ok((StatusCode::CREATED, Json(GameState::new(&stored))))
 }
 
 /// Settings of a new game; every field is optional.
@@ -118,14 +134,12 @@ impl CreateGame {
     security(("bearer" = [])),
     responses(
         (status = 201, description = "The new game", body = GameState),
-        (status = 400, description = "INVALID_JSON", body = ErrorBody),
-        (status = 401, description = "UNAUTHORIZED", body = ErrorBody),
+        BadBody,
+        Unauthorized,
         (status = 409, description = "TOO_MANY_GAMES", body = ErrorBody),
-        (status = 413, description = "PAYLOAD_TOO_LARGE", body = ErrorBody),
-        (status = 415, description = "UNSUPPORTED_MEDIA_TYPE", body = ErrorBody),
         (status = 422, description = "INVALID_SETTINGS", body = ErrorBody),
-        (status = 429, description = "RATE_LIMITED", body = ErrorBody),
-        (status = 503, description = "BUSY or AI_BUSY", body = ErrorBody),
+        RateLimited,
+        BusyOrAiBusy,
     )
 )]
 pub async fn create(
@@ -154,20 +168,12 @@ pub async fn create(
     let new = NewGame {
         player_id: player.id,
         mode: settings.mode,
-        rule: settings.rule,
-        board_size: settings.board_size,
         ai: settings.ai,
         resigned_by: None,
         moves,
         game,
     };
-    let stored = games::insert(&state.db, new, state.config.max_unfinished_games)
-        .await?
-        .ok_or(ApiError::TooManyGames(state.config.max_unfinished_games))?;
-    Ok((
-        StatusCode::CREATED,
-        Json(GameState::new(&stored.row, &stored.moves, &stored.game)),
-    ))
+    store_new(&state, new).await
 }
 
 /// Query of the games list.
@@ -213,8 +219,8 @@ fn decode_cursor(cursor: &str) -> Option<(String, String)> {
     responses(
         (status = 200, description = "A page of games", body = GameList),
         (status = 400, description = "INVALID_QUERY", body = ErrorBody),
-        (status = 401, description = "UNAUTHORIZED", body = ErrorBody),
-        (status = 503, description = "BUSY", body = ErrorBody),
+        Unauthorized,
+        Busy,
     )
 )]
 pub async fn list(
@@ -279,9 +285,9 @@ pub async fn list(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The game", body = GameState),
-        (status = 401, description = "UNAUTHORIZED", body = ErrorBody),
-        (status = 404, description = "GAME_NOT_FOUND", body = ErrorBody),
-        (status = 503, description = "BUSY", body = ErrorBody),
+        Unauthorized,
+        GameNotFound,
+        Busy,
     )
 )]
 pub async fn read(
@@ -290,11 +296,7 @@ pub async fn read(
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
     let stored = load(&state, &player, &id).await?;
-    Ok(Json(GameState::new(
-        &stored.row,
-        &stored.moves,
-        &stored.game,
-    )))
+    Ok(Json(GameState::new(&stored)))
 }
 
 /// Delete a game and its moves.
@@ -304,10 +306,10 @@ pub async fn read(
     security(("bearer" = [])),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 401, description = "UNAUTHORIZED", body = ErrorBody),
-        (status = 404, description = "GAME_NOT_FOUND", body = ErrorBody),
-        (status = 429, description = "RATE_LIMITED", body = ErrorBody),
-        (status = 503, description = "BUSY", body = ErrorBody),
+        Unauthorized,
+        GameNotFound,
+        RateLimited,
+        Busy,
     )
 )]
 pub async fn delete(

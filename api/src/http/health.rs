@@ -6,7 +6,8 @@ use axum::{Json, Router};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::error::{ApiError, ErrorBody};
+use super::openapi::Busy;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -24,7 +25,7 @@ pub struct Health {
     get, path = "/healthz", tag = "health",
     responses(
         (status = 200, description = "Healthy", body = Health),
-        (status = 503, description = "BUSY", body = ErrorBody),
+        Busy,
     )
 )]
 pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {

@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 
 use super::extract::GameId;
 use super::games::load;
+use super::openapi::{BusyOrAiBusy, GameNotFound, Unauthorized};
 use crate::auth::Player;
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
@@ -33,10 +34,10 @@ pub struct HintView {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The suggested move", body = HintView),
-        (status = 401, description = "UNAUTHORIZED", body = ErrorBody),
-        (status = 404, description = "GAME_NOT_FOUND", body = ErrorBody),
+        Unauthorized,
+        GameNotFound,
         (status = 409, description = "GAME_OVER", body = ErrorBody),
-        (status = 503, description = "BUSY or AI_BUSY", body = ErrorBody),
+        BusyOrAiBusy,
     )
 )]
 pub async fn hint(
@@ -50,7 +51,7 @@ pub async fn hint(
     }
     let hint = state
         .ai
-        .hint(stored.game)
+        .hint(stored.game.clone())
         .await?
         .ok_or_else(|| ApiError::internal("the engine had no hint in an open game"))?;
     Ok(Json(HintView {

@@ -6,6 +6,9 @@
 //! loads again and decides afresh. For a move with `ply` that means the retried-move rule or
 //! 409 PLY_MISMATCH; a move without `ply`, undo and resign apply to the newer position.
 
+use std::future::Future;
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
@@ -15,7 +18,9 @@ use utoipa::ToSchema;
 
 use super::extract::{GameId, JsonBody};
 use super::games::load;
+use super::openapi::{BadBody, Busy, BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
 use super::view::GameState;
+use crate::ai::Ai;
 use crate::auth::Player;
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
@@ -34,7 +39,7 @@ pub fn router() -> Router<AppState> {
 }
 
 /// A move by the side to move.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
 pub struct MoveRequest {
     /// Row, 0 at the top (below the board size).
     #[schema(minimum = 0, maximum = 18)]
@@ -49,8 +54,34 @@ pub struct MoveRequest {
     pub ply: Option<i64>,
 }
 
-fn state_of(stored: &StoredGame) -> Json<GameState> {
-    Json(GameState::new(&stored.row, &stored.moves, &stored.game))
+/// Loads the game, lets `decide` work out the change from it, and commits that change guarded
+/// by the version loaded. If another request changed the game first, nothing was written: it
+/// loads again and decides afresh, up to [`ATTEMPTS`] times, then gives up with 503 BUSY.
+/// `decide` answers `None` when there is nothing to write: the answer is then the game as loaded.
+///
+/// `decide` returns a future that owns what it uses rather than being an async closure: the
+/// future of an async closure borrows the closure, and rustc cannot yet prove such a future
+/// `Send` for every borrow, which axum needs of a handler's future.
+async fn change_game<F, D>(
+    state: &AppState,
+    player: &Player,
+    id: &str,
+    mut decide: F,
+) -> Result<Json<GameState>, ApiError>
+where
+    F: FnMut(Arc<StoredGame>) -> D,
+    D: Future<Output = Result<Option<Change>, ApiError>>,
+{
+    for _ in 0..ATTEMPTS {
+        let stored = load(state, player, id).await?;
+        let Some(change) = decide(stored.clone()).await? else {
+            return Ok(Json(GameState::new(&stored)));
+        };
+        if let Some(committed) = games::commit(&state.db, change).await? {
+            return Ok(Json(GameState::new(&committed)));
+        }
+    }
+    Err(ApiError::Busy)
 }
 
 /// Whether `moveHistory[ply]` is the move (row, col) by the caller's colour: the caller is
@@ -75,15 +106,13 @@ fn is_retry(stored: &StoredGame, ply: i64, row: i64, col: i64) -> bool {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The game after the move (and the AI's reply)", body = GameState),
-        (status = 400, description = "INVALID_JSON", body = ErrorBody),
-        (status = 401, description = "UNAUTHORIZED", body = ErrorBody),
-        (status = 404, description = "GAME_NOT_FOUND", body = ErrorBody),
+        BadBody,
+        Unauthorized,
+        GameNotFound,
         (status = 409, description = "CELL_OCCUPIED, GAME_OVER or PLY_MISMATCH", body = ErrorBody),
-        (status = 413, description = "PAYLOAD_TOO_LARGE", body = ErrorBody),
-        (status = 415, description = "UNSUPPORTED_MEDIA_TYPE", body = ErrorBody),
         (status = 422, description = "OUT_OF_BOUNDS or FORBIDDEN_MOVE (with kind)", body = ErrorBody),
-        (status = 429, description = "RATE_LIMITED", body = ErrorBody),
-        (status = 503, description = "BUSY or AI_BUSY", body = ErrorBody),
+        RateLimited,
+        BusyOrAiBusy,
     )
 )]
 pub async fn play(
@@ -92,67 +121,69 @@ pub async fn play(
     GameId(id): GameId,
     JsonBody(body): JsonBody<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    for _ in 0..ATTEMPTS {
-        let stored = load(&state, &player, &id).await?;
-        let move_count = stored.row.move_count;
-        if let Some(ply) = body.ply {
-            if ply != move_count as i64 {
-                if is_retry(&stored, ply, body.row, body.col) {
-                    return Ok(state_of(&stored));
-                }
-                return Err(ApiError::PlyMismatch { ply, move_count });
+    change_game(&state, &player, &id, |stored| {
+        decide_move(stored, body, state.ai.clone())
+    })
+    .await
+}
+
+/// The change a move makes: the move, and in `ai` mode the AI's reply; `None` for a retried move
+/// that is already on the board.
+async fn decide_move(
+    stored: Arc<StoredGame>,
+    body: MoveRequest,
+    engine: Ai,
+) -> Result<Option<Change>, ApiError> {
+    let move_count = stored.row.move_count;
+    if let Some(ply) = body.ply {
+        if ply != move_count as i64 {
+            if is_retry(&stored, ply, body.row, body.col) {
+                return Ok(None);
             }
-        }
-        if stored.game.is_over() {
-            return Err(ApiError::GameOver);
-        }
-        let point = match (usize::try_from(body.row), usize::try_from(body.col)) {
-            (Ok(row), Ok(col)) => Point::new(row, col),
-            _ => return Err(ApiError::OutOfBounds),
-        };
-        let mut game = stored.game.clone();
-        let Some(mover) = game.to_move() else {
-            return Err(ApiError::GameOver);
-        };
-        game.play(point)?;
-        let mut moves = stored.moves;
-        moves.push(StoredMove {
-            point,
-            stone: mover,
-            played_at: now(),
-        });
-        if let (Mode::Ai, Some(ai)) = (stored.row.mode, stored.row.ai) {
-            if game.to_move() == Some(ai.player) {
-                let reply = state
-                    .ai
-                    .best_move(game.clone(), ai.level)
-                    .await?
-                    .ok_or_else(|| ApiError::internal("the AI found no move in an open game"))?;
-                game.play(reply)
-                    .map_err(|e| ApiError::internal(format!("the AI's move was refused: {e:?}")))?;
-                moves.push(StoredMove {
-                    point: reply,
-                    stone: ai.player,
-                    played_at: now(),
-                });
-            }
-        }
-        let change = Change {
-            row: stored.row,
-            keep: move_count,
-            moves,
-            game,
-            resigned_by: None,
-            at: now(),
-        };
-        match games::commit(&state.db, change).await? {
-            Some(now_stored) => return Ok(state_of(&now_stored)),
-            // Another request changed the game first: decide again on the newer position
-            // (a move with `ply` then meets the retried-move rule or PLY_MISMATCH).
-            None => continue,
+            return Err(ApiError::PlyMismatch { ply, move_count });
         }
     }
-    Err(ApiError::Busy)
+    if stored.game.is_over() {
+        return Err(ApiError::GameOver);
+    }
+    let point = match (usize::try_from(body.row), usize::try_from(body.col)) {
+        (Ok(row), Ok(col)) => Point::new(row, col),
+        _ => return Err(ApiError::OutOfBounds),
+    };
+    let Some(mover) = stored.game.to_move() else {
+        return Err(ApiError::GameOver);
+    };
+    let mut game = stored.game.clone();
+    game.play(point)?;
+    let mut moves = stored.moves.clone();
+    moves.push(StoredMove {
+        point,
+        stone: mover,
+        played_at: now(),
+    });
+    if let (Mode::Ai, Some(ai)) = (stored.row.mode, stored.row.ai) {
+        if game.to_move() == Some(ai.player) {
+            let reply = engine
+                .best_move(game.clone(), ai.level)
+                .await?
+                .ok_or_else(|| ApiError::internal("the AI found no move in an open game"))?;
+            game.play(reply)
+                .map_err(|e| ApiError::internal(format!("the AI's move was refused: {e:?}")))?;
+            moves.push(StoredMove {
+                point: reply,
+                stone: ai.player,
+                played_at: now(),
+            });
+        }
+    }
+    Ok(Some(Change {
+        row: stored.row.clone(),
+        keep: move_count,
+        moves,
+        game,
+        resigned_by: None,
+        at: now(),
+    }))
 }
 
 /// Take back the last move (in `ai` mode, the person's last move and the AI's reply).
@@ -162,11 +193,11 @@ pub async fn play(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The game after the undo", body = GameState),
-        (status = 401, description = "UNAUTHORIZED", body = ErrorBody),
-        (status = 404, description = "GAME_NOT_FOUND", body = ErrorBody),
+        Unauthorized,
+        GameNotFound,
         (status = 409, description = "NOTHING_TO_UNDO, or GAME_OVER for a resigned game", body = ErrorBody),
-        (status = 429, description = "RATE_LIMITED", body = ErrorBody),
-        (status = 503, description = "BUSY", body = ErrorBody),
+        RateLimited,
+        Busy,
     )
 )]
 pub async fn undo(
@@ -174,52 +205,52 @@ pub async fn undo(
     player: Player,
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
-    for _ in 0..ATTEMPTS {
-        let stored = load(&state, &player, &id).await?;
-        if stored.row.resigned_by.is_some() {
-            return Err(ApiError::GameOver);
-        }
-        let count = stored.moves.len();
-        let take = match stored.row.ai {
-            None if count == 0 => return Err(ApiError::NothingToUndo),
-            None => 1,
-            Some(ai) => match stored.moves.last() {
-                None => return Err(ApiError::NothingToUndo),
-                // The AI moved last: take back its reply and the person's move before it.
-                Some(last) if last.stone == ai.player => {
-                    if count < 2 {
-                        // Only the AI's opening move is on the board.
-                        return Err(ApiError::NothingToUndo);
-                    }
-                    2
-                }
-                // The person's move ended the game before the AI replied.
-                Some(_) => 1,
-            },
-        };
-        let mut game = stored.game.clone();
-        for _ in 0..take {
-            game.undo().map_err(|e| match e {
-                UndoError::NothingToUndo => ApiError::NothingToUndo,
-                UndoError::Resigned => ApiError::GameOver,
-            })?;
-        }
-        let keep = count - take;
-        let mut moves = stored.moves;
-        moves.truncate(keep);
-        let change = Change {
-            row: stored.row,
-            keep,
-            moves,
-            game,
-            resigned_by: None,
-            at: now(),
-        };
-        if let Some(now_stored) = games::commit(&state.db, change).await? {
-            return Ok(state_of(&now_stored));
-        }
+    change_game(&state, &player, &id, |stored| async move {
+        take_back(&stored).map(Some)
+    })
+    .await
+}
+
+/// The change an undo makes: the last move off the board, or in `ai` mode the person's last move
+/// and the AI's reply to it.
+fn take_back(stored: &StoredGame) -> Result<Change, ApiError> {
+    if stored.row.resigned_by.is_some() {
+        return Err(ApiError::GameOver);
     }
-    Err(ApiError::Busy)
+    let count = stored.moves.len();
+    let take = match stored.row.ai {
+        None if count == 0 => return Err(ApiError::NothingToUndo),
+        None => 1,
+        Some(ai) => match stored.moves.last() {
+            None => return Err(ApiError::NothingToUndo),
+            // The AI moved last: take back its reply and the person's move before it.
+            Some(last) if last.stone == ai.player => {
+                if count < 2 {
+                    // Only the AI's opening move is on the board.
+                    return Err(ApiError::NothingToUndo);
+                }
+                2
+            }
+            // The person's move ended the game before the AI replied.
+            Some(_) => 1,
+        },
+    };
+    let mut game = stored.game.clone();
+    for _ in 0..take {
+        game.undo().map_err(|e| match e {
+            UndoError::NothingToUndo => ApiError::NothingToUndo,
+            UndoError::Resigned => ApiError::GameOver,
+        })?;
+    }
+    let keep = count - take;
+    Ok(Change {
+        row: stored.row.clone(),
+        keep,
+        moves: stored.moves[..keep].to_vec(),
+        game,
+        resigned_by: None,
+        at: now(),
+    })
 }
 
 /// Resign: the side to move (the person, in `ai` mode) loses.
@@ -229,11 +260,11 @@ pub async fn undo(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The resigned game", body = GameState),
-        (status = 401, description = "UNAUTHORIZED", body = ErrorBody),
-        (status = 404, description = "GAME_NOT_FOUND", body = ErrorBody),
+        Unauthorized,
+        GameNotFound,
         (status = 409, description = "GAME_OVER", body = ErrorBody),
-        (status = 429, description = "RATE_LIMITED", body = ErrorBody),
-        (status = 503, description = "BUSY", body = ErrorBody),
+        RateLimited,
+        Busy,
     )
 )]
 pub async fn resign(
@@ -241,24 +272,20 @@ pub async fn resign(
     player: Player,
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
-    for _ in 0..ATTEMPTS {
-        let stored = load(&state, &player, &id).await?;
+    change_game(&state, &player, &id, |stored| async move {
         let Some(loser) = stored.game.to_move() else {
             return Err(ApiError::GameOver);
         };
         let mut game = stored.game.clone();
         game.resign()?;
-        let change = Change {
-            row: stored.row,
+        Ok(Some(Change {
+            row: stored.row.clone(),
             keep: stored.moves.len(),
-            moves: stored.moves,
+            moves: stored.moves.clone(),
             game,
             resigned_by: Some(loser),
             at: now(),
-        };
-        if let Some(now_stored) = games::commit(&state.db, change).await? {
-            return Ok(state_of(&now_stored));
-        }
-    }
-    Err(ApiError::Busy)
+        }))
+    })
+    .await
 }

@@ -16,15 +16,16 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::extract::{GameId, JsonBody};
-use super::games::load;
+use super::games::{load, store_new};
+use super::openapi::{BadBody, Busy, GameNotFound, RateLimited, Unauthorized};
 use super::view::{
-    end_reason_name, rule_name, status_name, AiView, EndReasonName, GameState, ModeName, PointView,
-    RuleName, StatusName,
+    end_reason_name, mode_name, rule_name, status_name, win_line_view, AiView, EndReasonName,
+    GameState, ModeName, PointView, RuleName, StatusName,
 };
 use crate::auth::Player;
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
-use crate::store::games::{self, Mode, NewGame, Standing, StoredMove};
+use crate::store::games::{Mode, NewGame, Standing, StoredMove};
 use crate::store::now;
 
 /// The record format this server writes and reads.
@@ -86,9 +87,9 @@ pub struct GameRecord {
     responses(
         (status = 200, description = "The record, as an attachment gomoku-<id>.json", body = GameRecord,
          headers(("Content-Disposition" = String, description = "attachment; filename=\"gomoku-<id>.json\""))),
-        (status = 401, description = "UNAUTHORIZED", body = ErrorBody),
-        (status = 404, description = "GAME_NOT_FOUND", body = ErrorBody),
-        (status = 503, description = "BUSY", body = ErrorBody),
+        Unauthorized,
+        GameNotFound,
+        Busy,
     )
 )]
 pub async fn export(
@@ -99,14 +100,13 @@ pub async fn export(
     let stored = load(&state, &player, &id).await?;
     let size = stored.row.board_size;
     let standing = Standing::of(&stored.game);
-    let view = GameState::new(&stored.row, &stored.moves, &stored.game);
     let record = GameRecord {
         version: RECORD_VERSION.to_string(),
         id: stored.row.id.clone(),
         rule: rule_name(stored.row.rule),
         board_size: size,
-        mode: view.mode,
-        ai: view.ai,
+        mode: mode_name(stored.row.mode),
+        ai: stored.row.ai.map(AiView::from),
         moves: stored
             .moves
             .iter()
@@ -122,7 +122,7 @@ pub async fn export(
             status: status_name(standing.status),
             winner: standing.winner.map(Stone::as_u8),
             end_reason: standing.end_reason.and_then(end_reason_name),
-            win_line: view.win_line,
+            win_line: win_line_view(&standing.win_line),
         },
         created_at: stored.row.created_at.clone(),
         finished_at: stored.row.finished_at.clone(),
@@ -224,14 +224,12 @@ pub fn replay_record(record: &ImportRecord) -> Result<Game, ApiError> {
     security(("bearer" = [])),
     responses(
         (status = 201, description = "The new local game", body = GameState),
-        (status = 400, description = "INVALID_JSON", body = ErrorBody),
-        (status = 401, description = "UNAUTHORIZED", body = ErrorBody),
+        BadBody,
+        Unauthorized,
         (status = 409, description = "TOO_MANY_GAMES", body = ErrorBody),
-        (status = 413, description = "PAYLOAD_TOO_LARGE", body = ErrorBody),
-        (status = 415, description = "UNSUPPORTED_MEDIA_TYPE", body = ErrorBody),
         (status = 422, description = "INVALID_RECORD (with moveIndex when a move is to blame)", body = ErrorBody),
-        (status = 429, description = "RATE_LIMITED", body = ErrorBody),
-        (status = 503, description = "BUSY", body = ErrorBody),
+        RateLimited,
+        Busy,
     )
 )]
 pub async fn import(
@@ -253,20 +251,12 @@ pub async fn import(
     let new = NewGame {
         player_id: player.id,
         mode: Mode::Local,
-        rule: game.rule(),
-        board_size: game.size(),
         ai: None,
         resigned_by: None,
         moves,
         game,
     };
-    let stored = games::insert(&state.db, new, state.config.max_unfinished_games)
-        .await?
-        .ok_or(ApiError::TooManyGames(state.config.max_unfinished_games))?;
-    Ok((
-        StatusCode::CREATED,
-        Json(GameState::new(&stored.row, &stored.moves, &stored.game)),
-    ))
+    store_new(&state, new).await
 }
 
 #[cfg(test)]

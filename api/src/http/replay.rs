@@ -11,7 +11,10 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::extract::GameId;
 use super::games::load;
-use super::view::{rule_name, status_name, MoveView, PointView, RuleName, StatusName};
+use super::openapi::{Busy, GameNotFound, Unauthorized};
+use super::view::{
+    rule_name, status_name, win_line_view, MoveView, PointView, RuleName, StatusName,
+};
 use crate::auth::Player;
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
@@ -69,17 +72,6 @@ pub enum ReplayAnswer {
     Frame(ReplayFrame),
 }
 
-fn win_line(standing: &Standing) -> Option<Vec<PointView>> {
-    (!standing.win_line.is_empty()).then(|| {
-        standing
-            .win_line
-            .iter()
-            .copied()
-            .map(PointView::from)
-            .collect()
-    })
-}
-
 /// The move list, or one frame with `?step=N`.
 #[utoipa::path(
     get, path = "/api/v1/games/{id}/replay", tag = "replay",
@@ -88,10 +80,10 @@ fn win_line(standing: &Standing) -> Option<Vec<PointView>> {
     responses(
         (status = 200, description = "Without step: the moves (Replay); with step: a frame (ReplayFrame)", body = ReplayAnswer),
         (status = 400, description = "INVALID_QUERY", body = ErrorBody),
-        (status = 401, description = "UNAUTHORIZED", body = ErrorBody),
-        (status = 404, description = "GAME_NOT_FOUND", body = ErrorBody),
+        Unauthorized,
+        GameNotFound,
         (status = 422, description = "INVALID_STEP", body = ErrorBody),
-        (status = 503, description = "BUSY", body = ErrorBody),
+        Busy,
     )
 )]
 pub async fn replay(
@@ -112,7 +104,7 @@ pub async fn replay(
             moves: stored.moves.iter().map(MoveView::from).collect(),
             status: status_name(standing.status),
             winner: standing.winner.map(Stone::as_u8),
-            win_line: win_line(&standing),
+            win_line: win_line_view(&standing.win_line),
         })
         .into_response());
     };
@@ -125,15 +117,18 @@ pub async fn replay(
         }
     };
     // The last frame is the stored game itself, resignation included.
+    let replayed;
     let frame = if step == move_count {
-        stored.game
+        &stored.game
     } else {
         let points: Vec<Point> = stored.moves[..step].iter().map(|m| m.point).collect();
-        Game::replay(stored.row.board_size, stored.row.rule, &points).map_err(|(i, e)| {
-            ApiError::internal(format!("stored game {id} fails at move {i}: {e:?}"))
-        })?
+        replayed =
+            Game::replay(stored.row.board_size, stored.row.rule, &points).map_err(|(i, e)| {
+                ApiError::internal(format!("stored game {id} fails at move {i}: {e:?}"))
+            })?;
+        &replayed
     };
-    let standing = Standing::of(&frame);
+    let standing = Standing::of(frame);
     Ok(Json(ReplayFrame {
         step,
         board_size: stored.row.board_size,
@@ -143,7 +138,7 @@ pub async fn replay(
         current_player: frame.to_move().map(Stone::as_u8),
         status: status_name(standing.status),
         winner: standing.winner.map(Stone::as_u8),
-        win_line: win_line(&standing),
+        win_line: win_line_view(&standing.win_line),
     })
     .into_response())
 }

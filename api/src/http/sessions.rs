@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::extract::JsonOrEmpty;
+use super::openapi::{BadBody, Busy};
 use crate::auth::{hash_token, new_token};
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
@@ -40,11 +41,9 @@ pub struct SessionResponse {
     request_body(content = Option<SessionRequest>, description = "May be empty"),
     responses(
         (status = 201, description = "A new session", body = SessionResponse),
-        (status = 400, description = "INVALID_JSON", body = ErrorBody),
+        BadBody,
         (status = 401, description = "UNAUTHORIZED: the WeChat code exchange failed", body = ErrorBody),
-        (status = 413, description = "PAYLOAD_TOO_LARGE", body = ErrorBody),
-        (status = 415, description = "UNSUPPORTED_MEDIA_TYPE", body = ErrorBody),
-        (status = 503, description = "BUSY", body = ErrorBody),
+        Busy,
     )
 )]
 pub async fn create(

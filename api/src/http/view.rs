@@ -2,11 +2,11 @@
 //! schemas. Built from the store's rows and the rules' types; field names are camelCase.
 
 use gomoku_engine::Level;
-use gomoku_rules::{ForbiddenKind, Game, Move, Point, Stone};
+use gomoku_rules::{ForbiddenKind, Move, Point, Stone};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::store::games::{AiSetting, GameRow, Mode, Standing, StoredMove, SummaryRow};
+use crate::store::games::{AiSetting, Mode, Standing, StoredGame, StoredMove, SummaryRow};
 
 /// How a game is played.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
@@ -74,7 +74,7 @@ impl From<ForbiddenKind> for ForbiddenKindName {
     }
 }
 
-fn mode_name(mode: Mode) -> ModeName {
+pub fn mode_name(mode: Mode) -> ModeName {
     match mode {
         Mode::Local => ModeName::Local,
         Mode::Ai => ModeName::Ai,
@@ -190,22 +190,20 @@ impl From<AiSetting> for AiView {
     }
 }
 
-fn win_line_view(line: &[Point]) -> Option<Vec<PointView>> {
+/// The winning line, or null when there is none.
+pub fn win_line_view(line: &[Point]) -> Option<Vec<PointView>> {
     (!line.is_empty()).then(|| line.iter().copied().map(PointView::from).collect())
 }
 
-/// The full state of a game.
+/// A game in a listing: where it stands, without the board and the moves.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct GameState {
+pub struct GameSummary {
     pub id: String,
     pub mode: ModeName,
     pub rule: RuleName,
     #[schema(minimum = 9, maximum = 19)]
     pub board_size: usize,
-    /// `board[row][col]`: 0 empty, 1 black, 2 white; row 0 is the top.
-    pub board: Vec<Vec<u8>>,
-    pub move_history: Vec<MoveView>,
     pub move_count: usize,
     /// The colour to move; null once the game is over.
     #[schema(minimum = 1, maximum = 2)]
@@ -216,30 +214,47 @@ pub struct GameState {
     pub end_reason: Option<EndReasonName>,
     pub win_line: Option<Vec<PointView>>,
     pub last_move: Option<MoveView>,
-    /// Black's forbidden points (renju, black to move); empty otherwise.
-    pub forbidden_moves: Vec<ForbiddenView>,
     pub ai: Option<AiView>,
     pub created_at: String,
     pub updated_at: String,
 }
 
+/// The full state of a game: its summary, plus the board, the moves and black's forbidden points.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GameState {
+    #[serde(flatten)]
+    pub summary: GameSummary,
+    /// `board[row][col]`: 0 empty, 1 black, 2 white; row 0 is the top.
+    pub board: Vec<Vec<u8>>,
+    pub move_history: Vec<MoveView>,
+    /// Black's forbidden points (renju, black to move); empty otherwise.
+    pub forbidden_moves: Vec<ForbiddenView>,
+}
+
 impl GameState {
-    pub fn new(row: &GameRow, moves: &[StoredMove], game: &Game) -> GameState {
+    pub fn new(stored: &StoredGame) -> GameState {
+        let StoredGame { row, moves, game } = stored;
         let standing = Standing::of(game);
         GameState {
-            id: row.id.clone(),
-            mode: mode_name(row.mode),
-            rule: rule_name(row.rule),
-            board_size: row.board_size,
+            summary: GameSummary {
+                id: row.id.clone(),
+                mode: mode_name(row.mode),
+                rule: rule_name(row.rule),
+                board_size: row.board_size,
+                move_count: moves.len(),
+                current_player: game.to_move().map(Stone::as_u8),
+                status: status_name(standing.status),
+                winner: standing.winner.map(Stone::as_u8),
+                end_reason: standing.end_reason.and_then(end_reason_name),
+                win_line: win_line_view(&standing.win_line),
+                last_move: game.last_move().map(MoveView::from),
+                ai: row.ai.map(AiView::from),
+                created_at: row.created_at.clone(),
+                updated_at: row.updated_at.clone(),
+            },
             board: game.board().to_rows(),
             move_history: moves.iter().map(MoveView::from).collect(),
-            move_count: moves.len(),
-            current_player: game.to_move().map(Stone::as_u8),
-            status: status_name(standing.status),
-            winner: standing.winner.map(Stone::as_u8),
-            end_reason: standing.end_reason.and_then(end_reason_name),
-            win_line: win_line_view(&standing.win_line),
-            last_move: game.last_move().map(MoveView::from),
             forbidden_moves: game
                 .forbidden_points()
                 .into_iter()
@@ -249,34 +264,8 @@ impl GameState {
                     kind: kind.into(),
                 })
                 .collect(),
-            ai: row.ai.map(AiView::from),
-            created_at: row.created_at.clone(),
-            updated_at: row.updated_at.clone(),
         }
     }
-}
-
-/// A game in a listing: the state without `board`, `moveHistory` and `forbiddenMoves`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct GameSummary {
-    pub id: String,
-    pub mode: ModeName,
-    pub rule: RuleName,
-    #[schema(minimum = 9, maximum = 19)]
-    pub board_size: usize,
-    pub move_count: usize,
-    #[schema(minimum = 1, maximum = 2)]
-    pub current_player: Option<u8>,
-    pub status: StatusName,
-    #[schema(minimum = 1, maximum = 2)]
-    pub winner: Option<u8>,
-    pub end_reason: Option<EndReasonName>,
-    pub win_line: Option<Vec<PointView>>,
-    pub last_move: Option<MoveView>,
-    pub ai: Option<AiView>,
-    pub created_at: String,
-    pub updated_at: String,
 }
 
 impl From<SummaryRow> for GameSummary {

@@ -283,16 +283,25 @@ impl PositionCache {
     }
 }
 
-/// Loads the caller's game `id` (None if it is not theirs or does not exist).
-pub async fn load(db: &Db, player_id: &str, id: &str) -> Result<Option<StoredGame>, StoreError> {
+/// Loads the caller's game `id` (None if it is not theirs or does not exist). The game may be
+/// the cache's own: a change to it is made on copies.
+pub async fn load(
+    db: &Db,
+    player_id: &str,
+    id: &str,
+) -> Result<Option<Arc<StoredGame>>, StoreError> {
     if let Some(cached) = db.positions().get(id) {
-        return Ok((cached.row.player_id == player_id).then(|| StoredGame::clone(&cached)));
+        return Ok((cached.row.player_id == player_id).then_some(cached));
     }
     load_all(db, player_id, id).await
 }
 
 /// Loads a game with all its moves and replays them.
-async fn load_all(db: &Db, player_id: &str, id: &str) -> Result<Option<StoredGame>, StoreError> {
+async fn load_all(
+    db: &Db,
+    player_id: &str,
+    id: &str,
+) -> Result<Option<Arc<StoredGame>>, StoreError> {
     // One statement, so the game row and its moves come from the same snapshot: a row per
     // move (or one row with null move columns for a game without moves).
     let sql = format!(
@@ -332,7 +341,7 @@ async fn load_all(db: &Db, player_id: &str, id: &str) -> Result<Option<StoredGam
         ));
     }
     let game = rebuild(&row, &moves)?;
-    Ok(Some(StoredGame { row, moves, game }))
+    Ok(Some(Arc::new(StoredGame { row, moves, game })))
 }
 
 /// A new game to store, with any moves it starts with (the AI's first move, or an import).
@@ -340,12 +349,11 @@ async fn load_all(db: &Db, player_id: &str, id: &str) -> Result<Option<StoredGam
 pub struct NewGame {
     pub player_id: String,
     pub mode: Mode,
-    pub rule: Rule,
-    pub board_size: usize,
     pub ai: Option<AiSetting>,
     pub resigned_by: Option<Stone>,
     pub moves: Vec<StoredMove>,
-    /// The position after `moves` (and the resignation, if any).
+    /// The position after `moves` (and the resignation, if any); it holds the rule and the
+    /// board size.
     pub game: Game,
 }
 
@@ -357,88 +365,90 @@ pub async fn insert(
     new: NewGame,
     max_unfinished: u32,
 ) -> Result<Option<Arc<StoredGame>>, StoreError> {
-    let positions = db.positions_handle();
+    let positions = db.positions().clone();
     let remember: OnCommit<Option<Arc<StoredGame>>> = Box::new(move |stored| {
         if let Some(stored) = stored {
             positions.put(stored);
         }
     });
-    db.write_then(
-        move |conn| {
-            Box::pin(async move {
-                let id = uuid::Uuid::new_v4().to_string();
-                let at = now();
-                let standing = Standing::of(&new.game);
-                let finished_at = standing.is_over().then(|| at.clone());
-                if !standing.is_over() {
-                    let playing: i64 = sqlx::query_scalar(COUNT_PLAYING)
-                        .bind(&new.player_id)
-                        .fetch_one(&mut *conn)
-                        .await?;
-                    if playing >= i64::from(max_unfinished) {
-                        return Ok(None);
-                    }
-                }
-                sqlx::query(
-                "insert into games (id, player_id, mode, rule, board_size, ai_level, ai_player, \
-                 status, end_reason, win_line, resigned_by, move_count, version, created_at, \
-                 updated_at, finished_at) \
-                 values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
-            )
-            .bind(&id)
-            .bind(&new.player_id)
-            .bind(new.mode.as_str())
-            .bind(new.rule.as_str())
-            .bind(new.board_size as i64)
-            .bind(new.ai.map(|a| a.level.as_str()))
-            .bind(new.ai.map(|a| i64::from(a.player.as_u8())))
-            .bind(standing.status)
-            .bind(standing.end_reason)
-            .bind(standing.win_line_json())
-            .bind(new.resigned_by.map(|s| i64::from(s.as_u8())))
-            .bind(new.moves.len() as i64)
-            .bind(&at)
-            .bind(&at)
-            .bind(&finished_at)
-            .execute(&mut *conn)
-            .await?;
-                insert_moves(conn, &id, 0, &new.moves).await?;
-                let row = GameRow {
-                    id,
-                    player_id: new.player_id,
-                    mode: new.mode,
-                    rule: new.rule,
-                    board_size: new.board_size,
-                    ai: new.ai,
-                    resigned_by: new.resigned_by,
-                    move_count: new.moves.len(),
-                    version: 0,
-                    created_at: at.clone(),
-                    updated_at: at,
-                    finished_at,
-                };
-                Ok(Some(Arc::new(StoredGame {
-                    row,
-                    moves: new.moves,
-                    game: new.game,
-                })))
-            })
-        },
-        Some(remember),
-    )
-    .await
+    db.writer()
+        .write_then(
+            move |conn| Box::pin(insert_in(conn, new, max_unfinished)),
+            Some(remember),
+        )
+        .await
 }
 
+/// The write of [`insert`], inside the writer's transaction.
+async fn insert_in(
+    conn: &mut SqliteConnection,
+    new: NewGame,
+    max_unfinished: u32,
+) -> Result<Option<Arc<StoredGame>>, StoreError> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let at = now();
+    let standing = Standing::of(&new.game);
+    let finished_at = standing.is_over().then(|| at.clone());
+    if !standing.is_over() {
+        let playing: i64 = sqlx::query_scalar(COUNT_PLAYING)
+            .bind(&new.player_id)
+            .fetch_one(&mut *conn)
+            .await?;
+        if playing >= i64::from(max_unfinished) {
+            return Ok(None);
+        }
+    }
+    let (rule, board_size) = (new.game.rule(), new.game.size());
+    sqlx::query(INSERT_GAME)
+        .bind(&id)
+        .bind(&new.player_id)
+        .bind(new.mode.as_str())
+        .bind(rule.as_str())
+        .bind(board_size as i64)
+        .bind(new.ai.map(|a| a.level.as_str()))
+        .bind(new.ai.map(|a| i64::from(a.player.as_u8())))
+        .bind(standing.status)
+        .bind(standing.end_reason)
+        .bind(standing.win_line_json())
+        .bind(new.resigned_by.map(|s| i64::from(s.as_u8())))
+        .bind(new.moves.len() as i64)
+        .bind(&at)
+        .bind(&at)
+        .bind(&finished_at)
+        .execute(&mut *conn)
+        .await?;
+    insert_moves(conn, &id, &new.moves).await?;
+    let row = GameRow {
+        id,
+        player_id: new.player_id,
+        mode: new.mode,
+        rule,
+        board_size,
+        ai: new.ai,
+        resigned_by: new.resigned_by,
+        move_count: new.moves.len(),
+        version: 0,
+        created_at: at.clone(),
+        updated_at: at,
+        finished_at,
+    };
+    Ok(Some(Arc::new(StoredGame {
+        row,
+        moves: new.moves,
+        game: new.game,
+    })))
+}
+
+/// Stores the moves of a new game, from ply 0.
 async fn insert_moves(
     conn: &mut SqliteConnection,
     game_id: &str,
-    first_ply: usize,
     moves: &[StoredMove],
 ) -> Result<(), sqlx::Error> {
-    for (i, m) in moves.iter().enumerate() {
+    for (ply, m) in moves.iter().enumerate() {
         sqlx::query(INSERT_MOVE)
             .bind(game_id)
-            .bind((first_ply + i) as i64)
+            .bind(ply as i64)
             .bind(m.point.row as i64)
             .bind(m.point.col as i64)
             .bind(i64::from(m.stone.as_u8()))
@@ -462,6 +472,10 @@ pub struct Change {
     pub at: String,
 }
 
+/// Adds a game (at version 0).
+const INSERT_GAME: &str = "insert into games (id, player_id, mode, rule, board_size, ai_level, \
+    ai_player, status, end_reason, win_line, resigned_by, move_count, version, created_at, \
+    updated_at, finished_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)";
 /// A player's games in play (for the cap on unfinished games).
 const COUNT_PLAYING: &str = "select count(*) from games where player_id = ? and status = 'playing'";
 /// Adds a move.
@@ -483,92 +497,12 @@ const INSERT_MOVE_GUARDED: &str = "insert into moves (game_id, ply, row, col, pl
 /// now stored, or None when another request got there first (nothing is written then).
 pub async fn commit(db: &Db, change: Change) -> Result<Option<Arc<StoredGame>>, StoreError> {
     let id = change.row.id.clone();
-    let positions = db.positions_handle();
+    let positions = db.positions().clone();
     let remember: OnCommit<Arc<StoredGame>> = Box::new(move |stored| positions.put(stored));
     let result = db
+        .writer()
         .write_then(
-            move |conn| {
-                Box::pin(async move {
-                    let Change {
-                        row,
-                        keep,
-                        moves,
-                        game,
-                        resigned_by,
-                        at,
-                    } = change;
-                    let standing = Standing::of(&game);
-                    let move_count = moves.len();
-                    // The finish time stays that of the first finish; a reopened game loses it.
-                    let finished_at = if standing.is_over() {
-                        Some(row.finished_at.clone().unwrap_or_else(|| at.clone()))
-                    } else {
-                        None
-                    };
-                    let truncate = keep < row.move_count;
-                    let append = &moves[keep.min(move_count)..];
-                    if truncate && !append.is_empty() {
-                        // The guard chain below relies on `changes()`: one kind of change.
-                        return Err(StoreError::Batch(
-                            "a change may truncate or append, not both".into(),
-                        ));
-                    }
-                    // One call to SQLite for the whole change (each call is a round trip to the
-                    // connection's thread). Every statement after the update runs only if the one
-                    // before it changed exactly one row, so a stale version changes nothing at all.
-                    let mut sql = String::from(UPDATE_GAME);
-                    if truncate {
-                        sql.push_str(DELETE_MOVES_FROM);
-                    }
-                    for _ in append {
-                        sql.push_str(INSERT_MOVE_GUARDED);
-                    }
-                    let mut query = sqlx::query(&sql)
-                        .bind(standing.status)
-                        .bind(standing.end_reason)
-                        .bind(standing.win_line_json())
-                        .bind(resigned_by.map(|s| i64::from(s.as_u8())))
-                        .bind(move_count as i64)
-                        .bind(&at)
-                        .bind(&finished_at)
-                        .bind(&row.id)
-                        .bind(row.version);
-                    if truncate {
-                        query = query.bind(&row.id).bind(keep as i64);
-                    }
-                    for (i, m) in append.iter().enumerate() {
-                        query = query
-                            .bind(&row.id)
-                            .bind((keep + i) as i64)
-                            .bind(m.point.row as i64)
-                            .bind(m.point.col as i64)
-                            .bind(i64::from(m.stone.as_u8()))
-                            .bind(&m.played_at);
-                    }
-                    match query.execute(&mut *conn).await {
-                        Ok(done) if done.rows_affected() == 0 => return Err(StoreError::Conflict),
-                        Ok(_) => {}
-                        // The version guard makes this unreachable in one process; the primary
-                        // key still decides if another process writes the same file.
-                        Err(e)
-                            if e.as_database_error()
-                                .is_some_and(|d| d.is_unique_violation()) =>
-                        {
-                            return Err(StoreError::Conflict)
-                        }
-                        Err(e) => return Err(e.into()),
-                    }
-                    let row = GameRow {
-                        resigned_by,
-                        move_count,
-                        version: row.version + 1,
-                        updated_at: at,
-                        finished_at,
-                        ..row
-                    };
-                    Ok(Arc::new(StoredGame { row, moves, game }))
-                })
-            },
+            move |conn| Box::pin(commit_in(conn, change)),
             Some(remember),
         )
         .await;
@@ -584,26 +518,113 @@ pub async fn commit(db: &Db, change: Change) -> Result<Option<Arc<StoredGame>>, 
     }
 }
 
+/// The write of [`commit`], inside the writer's transaction: [`StoreError::Conflict`] when the
+/// game is no longer at the version the change was computed from.
+async fn commit_in(
+    conn: &mut SqliteConnection,
+    change: Change,
+) -> Result<Arc<StoredGame>, StoreError> {
+    let Change {
+        row,
+        keep,
+        moves,
+        game,
+        resigned_by,
+        at,
+    } = change;
+    let standing = Standing::of(&game);
+    let move_count = moves.len();
+    // The finish time stays that of the first finish; a reopened game loses it.
+    let finished_at = if standing.is_over() {
+        Some(row.finished_at.clone().unwrap_or_else(|| at.clone()))
+    } else {
+        None
+    };
+    let truncate = keep < row.move_count;
+    let append = &moves[keep.min(move_count)..];
+    if truncate && !append.is_empty() {
+        // The guard chain below relies on `changes()`: one kind of change.
+        return Err(StoreError::Batch(
+            "a change may truncate or append, not both".into(),
+        ));
+    }
+    // One call to SQLite for the whole change (each call is a round trip to the connection's
+    // thread). Every statement after the update runs only if the one before it changed exactly
+    // one row, so a stale version changes nothing at all.
+    let mut sql = String::from(UPDATE_GAME);
+    if truncate {
+        sql.push_str(DELETE_MOVES_FROM);
+    }
+    for _ in append {
+        sql.push_str(INSERT_MOVE_GUARDED);
+    }
+    let mut query = sqlx::query(&sql)
+        .bind(standing.status)
+        .bind(standing.end_reason)
+        .bind(standing.win_line_json())
+        .bind(resigned_by.map(|s| i64::from(s.as_u8())))
+        .bind(move_count as i64)
+        .bind(&at)
+        .bind(&finished_at)
+        .bind(&row.id)
+        .bind(row.version);
+    if truncate {
+        query = query.bind(&row.id).bind(keep as i64);
+    }
+    for (i, m) in append.iter().enumerate() {
+        query = query
+            .bind(&row.id)
+            .bind((keep + i) as i64)
+            .bind(m.point.row as i64)
+            .bind(m.point.col as i64)
+            .bind(i64::from(m.stone.as_u8()))
+            .bind(&m.played_at);
+    }
+    match query.execute(&mut *conn).await {
+        Ok(done) if done.rows_affected() == 0 => return Err(StoreError::Conflict),
+        Ok(_) => {}
+        // The version guard makes this unreachable in one process; the primary key still
+        // decides if another process writes the same file.
+        Err(e)
+            if e.as_database_error()
+                .is_some_and(|d| d.is_unique_violation()) =>
+        {
+            return Err(StoreError::Conflict)
+        }
+        Err(e) => return Err(e.into()),
+    }
+    let row = GameRow {
+        resigned_by,
+        move_count,
+        version: row.version + 1,
+        updated_at: at,
+        finished_at,
+        ..row
+    };
+    Ok(Arc::new(StoredGame { row, moves, game }))
+}
+
 /// Deletes the caller's game and its moves; false if there was none.
 pub async fn delete(db: &Db, player_id: &str, id: &str) -> Result<bool, StoreError> {
     let (player_id, game_id) = (player_id.to_string(), id.to_string());
-    let positions = db.positions_handle();
+    let positions = db.positions().clone();
     let forget_id = game_id.clone();
     let forget: OnCommit<bool> = Box::new(move |_| positions.forget(&forget_id));
-    db.write_then(
-        move |conn| {
-            Box::pin(async move {
-                let done = sqlx::query("delete from games where id = ? and player_id = ?")
-                    .bind(&game_id)
-                    .bind(&player_id)
-                    .execute(&mut *conn)
-                    .await?;
-                Ok(done.rows_affected() > 0)
-            })
-        },
-        Some(forget),
-    )
-    .await
+    db.writer()
+        .write_then(
+            move |conn| {
+                Box::pin(async move {
+                    let done = sqlx::query("delete from games where id = ? and player_id = ?")
+                        .bind(&game_id)
+                        .bind(&player_id)
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(done.rows_affected() > 0)
+                })
+            },
+            Some(forget),
+        )
+        .await
 }
 
 /// A page of the caller's games, newest activity first, starting after `after`
@@ -718,8 +739,6 @@ mod tests {
         let new = NewGame {
             player_id: player.clone(),
             mode: Mode::Local,
-            rule: Rule::Freestyle,
-            board_size: 15,
             ai: None,
             resigned_by: None,
             moves: vec![],
@@ -762,8 +781,6 @@ mod tests {
         let new = || NewGame {
             player_id: player.clone(),
             mode: Mode::Local,
-            rule: Rule::Renju,
-            board_size: 9,
             ai: None,
             resigned_by: None,
             moves: vec![],

@@ -13,10 +13,9 @@ pub mod games;
 pub mod players;
 pub mod writer;
 
-pub use writer::BoxFuture;
-
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -40,7 +39,8 @@ pub enum StoreError {
     /// The game changed since it was loaded (the write's savepoint is rolled back).
     #[error("the game changed meanwhile")]
     Conflict,
-    /// The batch holding this write failed as a whole.
+    /// The writer could not carry out this write: its batch failed as a whole (or panicked), a
+    /// commit hook panicked, or the write was malformed.
     #[error("write batch failed: {0}")]
     Batch(String),
     /// Stored data the rules refuse (a correct server never writes it; it would mean the file
@@ -54,7 +54,7 @@ pub enum StoreError {
 pub struct Db {
     read: SqlitePool,
     writer: writer::Writer,
-    positions: std::sync::Arc<games::PositionCache>,
+    positions: Arc<games::PositionCache>,
 }
 
 impl Db {
@@ -89,46 +89,19 @@ impl Db {
         sqlx::migrate!("./migrations").run(&self.read).await
     }
 
-    /// Games as last committed, with their rebuilt positions.
-    pub fn positions(&self) -> &games::PositionCache {
-        &self.positions
-    }
-
-    /// A shared handle on the same cache, for hooks that run in the writer task.
-    fn positions_handle(&self) -> std::sync::Arc<games::PositionCache> {
-        self.positions.clone()
-    }
-
-    /// Runs `work` in the writer's next batch, then `on_commit` in the writer task once it is
-    /// committed; see [`writer::Writer::write_then`].
-    pub async fn write_then<F, T>(
-        &self,
-        work: F,
-        on_commit: Option<writer::OnCommit<T>>,
-    ) -> Result<T, StoreError>
-    where
-        F: for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, StoreError>>
-            + Send
-            + 'static,
-        T: Send + 'static,
-    {
-        self.writer.write_then(work, on_commit).await
-    }
-
     /// The pool for reads.
     pub fn reader(&self) -> &SqlitePool {
         &self.read
     }
 
-    /// Runs `work` in the writer's next batch; see [`writer::Writer::write`].
-    pub async fn write<F, T>(&self, work: F) -> Result<T, StoreError>
-    where
-        F: for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, StoreError>>
-            + Send
-            + 'static,
-        T: Send + 'static,
-    {
-        self.writer.write(work).await
+    /// The single writer, through which every write goes.
+    pub fn writer(&self) -> &writer::Writer {
+        &self.writer
+    }
+
+    /// Games as last committed, with their rebuilt positions (shared with the writer's hooks).
+    pub fn positions(&self) -> &Arc<games::PositionCache> {
+        &self.positions
     }
 
     /// Writes a consistent copy of the live database to `path` (`VACUUM INTO` reads one

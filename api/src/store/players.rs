@@ -7,42 +7,45 @@ use super::{now, Db, StoreError};
 /// Makes a new anonymous player; returns its id.
 pub async fn create_anonymous(db: &Db) -> Result<String, StoreError> {
     let id = uuid::Uuid::new_v4().to_string();
-    db.write(move |conn| {
-        Box::pin(async move {
-            sqlx::query("insert into players (id, created_at) values (?, ?)")
-                .bind(&id)
-                .bind(now())
-                .execute(&mut *conn)
-                .await?;
-            Ok(id)
+    db.writer()
+        .write(move |conn| {
+            Box::pin(async move {
+                sqlx::query("insert into players (id, created_at) values (?, ?)")
+                    .bind(&id)
+                    .bind(now())
+                    .execute(&mut *conn)
+                    .await?;
+                Ok(id)
+            })
         })
-    })
-    .await
+        .await
 }
 
 /// The player behind a WeChat openid, made on first sight: the same openid always maps to the
 /// same player (the unique constraint on `wechat_openid` decides between racing first logins).
 pub async fn find_or_create_wechat(db: &Db, openid: &str) -> Result<String, StoreError> {
     let openid = openid.to_string();
-    db.write(move |conn| {
-        Box::pin(async move {
-            sqlx::query(
-                "insert into players (id, wechat_openid, created_at) values (?, ?, ?) \
+    db.writer()
+        .write(move |conn| {
+            Box::pin(async move {
+                sqlx::query(
+                    "insert into players (id, wechat_openid, created_at) values (?, ?, ?) \
                  on conflict (wechat_openid) do nothing",
-            )
-            .bind(uuid::Uuid::new_v4().to_string())
-            .bind(&openid)
-            .bind(now())
-            .execute(&mut *conn)
-            .await?;
-            let id: String = sqlx::query_scalar("select id from players where wechat_openid = ?")
+                )
+                .bind(uuid::Uuid::new_v4().to_string())
                 .bind(&openid)
-                .fetch_one(&mut *conn)
+                .bind(now())
+                .execute(&mut *conn)
                 .await?;
-            Ok(id)
+                let id: String =
+                    sqlx::query_scalar("select id from players where wechat_openid = ?")
+                        .bind(&openid)
+                        .fetch_one(&mut *conn)
+                        .await?;
+                Ok(id)
+            })
         })
-    })
-    .await
+        .await
 }
 
 /// Records a session for `player_id` under the hash of its token.
@@ -52,20 +55,21 @@ pub async fn create_session(
     token_hash: &[u8; 32],
 ) -> Result<(), StoreError> {
     let (player_id, token_hash) = (player_id.to_string(), *token_hash);
-    db.write(move |conn| {
-        Box::pin(async move {
-            sqlx::query(
-                "insert into sessions (token_hash, player_id, created_at) values (?, ?, ?)",
-            )
-            .bind(&token_hash[..])
-            .bind(&player_id)
-            .bind(now())
-            .execute(&mut *conn)
-            .await?;
-            Ok(())
+    db.writer()
+        .write(move |conn| {
+            Box::pin(async move {
+                sqlx::query(
+                    "insert into sessions (token_hash, player_id, created_at) values (?, ?, ?)",
+                )
+                .bind(&token_hash[..])
+                .bind(&player_id)
+                .bind(now())
+                .execute(&mut *conn)
+                .await?;
+                Ok(())
+            })
         })
-    })
-    .await
+        .await
 }
 
 /// The session row found by a token hash: the stored hash (for the constant-time comparison

@@ -10,9 +10,18 @@
 //!
 //! A write that has waited longer than the busy timeout before its batch starts fails as busy:
 //! that bounds how long a request waits while another process holds the database.
+//!
+//! A panic in a write (a bug) must not take the writer down with it, or every later write would
+//! fail: the loop catches it, rolls the whole batch back and goes on with the next one. The
+//! writes of that batch are dropped unanswered, which their callers see as a failed write (500
+//! INTERNAL at the HTTP edge). A panic in a commit hook fails only that hook's write, whose batch
+//! is committed by then.
 
+use std::any::Any;
 use std::future::Future;
-use std::pin::Pin;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::{pin, Pin};
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use sqlx::{Connection, SqliteConnection};
@@ -69,13 +78,17 @@ impl<T: Send> Finish for Ran<T> {
             on_commit,
             reply,
         } = *self;
-        if committed.is_ok() {
-            if let Some(hook) = on_commit {
-                hook(&value);
+        let mut answer = committed.map(|()| value);
+        if let (Ok(value), Some(hook)) = (&answer, on_commit) {
+            // Caught here rather than by the batch, so that the other writes of the batch, which
+            // are committed too, still run their hooks and hear of it.
+            if let Err(panic) = catch_unwind(AssertUnwindSafe(|| hook(value))) {
+                tracing::error!(panic = panic_message(&*panic), "a commit hook panicked");
+                answer = Err(StoreError::Batch("a commit hook panicked".into()));
             }
         }
         // A caller that has gone away (client disconnected) no longer needs the answer.
-        let _ = reply.send(committed.map(|()| value));
+        let _ = reply.send(answer);
     }
 }
 
@@ -170,6 +183,7 @@ impl Writer {
             .send(task)
             .await
             .map_err(|_| StoreError::Batch("the writer has stopped".into()))?;
+        // Dropped unanswered: its batch panicked.
         answer
             .await
             .map_err(|_| StoreError::Batch("the writer dropped a write".into()))?
@@ -209,9 +223,46 @@ async fn write_loop(
         if batch.is_empty() {
             continue;
         }
-        run_batch(&mut conn, batch).await;
+        let writes = batch.len();
+        if let Err(panic) = catch_panic(run_batch(&mut conn, batch)).await {
+            tracing::error!(
+                panic = panic_message(&*panic),
+                writes,
+                "a write batch panicked; rolling it back"
+            );
+            // Fails harmlessly if the panic came after the commit, or before BEGIN.
+            let _ = sqlx::query("rollback").execute(&mut conn).await;
+        }
     }
     let _ = conn.close().await;
+}
+
+/// Runs `future` to completion, or up to a panic inside it, which is returned as an error
+/// instead of unwinding through the writer task. What is left of `future` after a panic is
+/// dropped, never polled again.
+async fn catch_panic<F: Future>(future: F) -> Result<F::Output, Box<dyn Any + Send>> {
+    let mut future = pin!(future);
+    // Unwind safety: after a panic the future is dropped and the connection it borrowed is
+    // rolled back, so no half-updated state is used again.
+    std::future::poll_fn(
+        |cx| match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Err(panic) => Poll::Ready(Err(panic)),
+        },
+    )
+    .await
+}
+
+/// The message of a panic, when it has one.
+fn panic_message(panic: &(dyn Any + Send)) -> &str {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        s
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s
+    } else {
+        "(no message)"
+    }
 }
 
 async fn run_batch(conn: &mut SqliteConnection, batch: Vec<Box<dyn Task>>) {
@@ -273,6 +324,16 @@ async fn run_batch(conn: &mut SqliteConnection, batch: Vec<Box<dyn Task>>) {
 mod tests {
     use super::*;
 
+    /// A writer on a fresh in-memory database with one table `t (x)`.
+    async fn writer_on_table() -> Writer {
+        let mut conn = SqliteConnection::connect("sqlite::memory:").await.unwrap();
+        sqlx::query("create table t (x integer primary key)")
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        Writer::start(conn, Duration::from_secs(5))
+    }
+
     async fn insert(writer: &Writer, x: i64) -> Result<(), StoreError> {
         writer
             .write(move |conn| {
@@ -290,17 +351,16 @@ mod tests {
     /// Writes queued together share a batch, and one that fails is rolled back alone.
     #[tokio::test]
     async fn a_failed_write_does_not_sink_its_batch() {
-        let mut conn = SqliteConnection::connect("sqlite::memory:").await.unwrap();
-        sqlx::query("create table t (x integer primary key)")
-            .execute(&mut conn)
-            .await
-            .unwrap();
-        let writer = Writer::start(conn, Duration::from_secs(5));
+        let writer = writer_on_table().await;
         insert(&writer, 1).await.unwrap();
         let (a, b, c) = tokio::join!(insert(&writer, 2), insert(&writer, 1), insert(&writer, 3));
         assert!(a.is_ok() && c.is_ok());
         assert!(matches!(b, Err(StoreError::Sql(_))));
-        let all: Vec<i64> = writer
+        assert_eq!(all(&writer).await, vec![1, 2, 3]);
+    }
+
+    async fn all(writer: &Writer) -> Vec<i64> {
+        writer
             .write(|conn| {
                 Box::pin(async move {
                     Ok(sqlx::query_scalar("select x from t order by x")
@@ -309,7 +369,51 @@ mod tests {
                 })
             })
             .await
-            .unwrap();
-        assert_eq!(all, vec![1, 2, 3]);
+            .unwrap()
+    }
+
+    /// A write that panics fails, takes its unanswered batch with it (rolled back, so nothing
+    /// acknowledged is lost and nothing unacknowledged lands), and the writer goes on serving.
+    #[tokio::test]
+    async fn the_writer_survives_a_panicking_write() {
+        let writer = writer_on_table().await;
+        let panicking = writer.write::<_, ()>(|conn| {
+            Box::pin(async move {
+                sqlx::query("insert into t (x) values (99)")
+                    .execute(&mut *conn)
+                    .await?;
+                panic!("a bug in a write");
+            })
+        });
+        let (a, boom, c) = tokio::join!(insert(&writer, 1), panicking, insert(&writer, 2));
+        assert!(matches!(boom, Err(StoreError::Batch(_))));
+        let acknowledged: Vec<i64> = [(1, a), (2, c)]
+            .into_iter()
+            .filter_map(|(x, r)| r.is_ok().then_some(x))
+            .collect();
+        assert_eq!(all(&writer).await, acknowledged);
+        insert(&writer, 3).await.unwrap();
+        assert!(all(&writer).await.contains(&3));
+    }
+
+    /// A panicking commit hook fails only its own write; the batch stays committed.
+    #[tokio::test]
+    async fn a_panicking_hook_fails_only_its_write() {
+        let writer = writer_on_table().await;
+        let hooked = writer.write_then(
+            |conn| {
+                Box::pin(async move {
+                    sqlx::query("insert into t (x) values (1)")
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(())
+                })
+            },
+            Some(Box::new(|_: &()| panic!("a bug in a hook"))),
+        );
+        let (hooked, other) = tokio::join!(hooked, insert(&writer, 2));
+        assert!(matches!(hooked, Err(StoreError::Batch(_))));
+        other.unwrap();
+        assert_eq!(all(&writer).await, vec![1, 2]);
     }
 }
