@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Fuzzes the HTTP API from its own OpenAPI description (GET /api/v1/openapi.json) with
+# schemathesis, against the real server (issue 5): every generated request must get a non-5xx
+# answer whose status, content type and body match what the description documents.
+#
+# Installs a pinned schemathesis into a venv under target/, builds and starts gomoku-server on a
+# temporary database with the write rate limit off, makes a player, and runs at least
+# SCHEMATHESIS_MIN_REQUESTS (default 1000) generated requests. Exits non-zero on any failure or if
+# fewer requests were made; ends with a `schemathesis: N passed, M failed` line.
+#
+# Knobs (environment): SCHEMATHESIS_MAX_EXAMPLES (cases per operation and phase, default 150),
+# SCHEMATHESIS_SEED (default 1; any integer repeats a run), SCHEMATHESIS_MIN_REQUESTS,
+# SCHEMATHESIS_CHECKS (default: no 5xx, and status code, content type and body as documented),
+# GOMOKU_SERVER_BIN (skip the build and use this binary).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=4.32.5
+venv=$PWD/target/schemathesis-venv
+max_examples=${SCHEMATHESIS_MAX_EXAMPLES:-150}
+seed=${SCHEMATHESIS_SEED:-1}
+min_requests=${SCHEMATHESIS_MIN_REQUESTS:-1000}
+checks=${SCHEMATHESIS_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance}
+
+if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -qF "$version"; then
+  echo "schemathesis: installing schemathesis==$version into $venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"
+fi
+
+server=${GOMOKU_SERVER_BIN:-}
+if [ -z "$server" ]; then
+  cargo build --locked --quiet --bin gomoku-server
+  server=target/debug/gomoku-server
+fi
+
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+  if [ -n "$server_pid" ]; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+RUST_LOG=warn "$server" --addr 127.0.0.1:0 --database-url "sqlite://$work/gomoku.db" \
+  --write-rate-limit 0 --max-unfinished-games 1000000 >"$work/stdout" 2>"$work/server.log" &
+server_pid=$!
+addr=
+for _ in $(seq 600); do
+  addr=$(sed -n 's/^listening on //p' "$work/stdout" | head -n 1)
+  [ -n "$addr" ] && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; echo "schemathesis: the server exited at start" >&2; exit 1; }
+  sleep 0.1
+done
+[ -n "$addr" ] || { echo "schemathesis: the server did not start within 60 s" >&2; exit 1; }
+base="http://$addr"
+
+# A player, and games of theirs for the operations on one game: without real ids nearly every
+# generated request for /games/{id}/... would stop at 404. Each operation gets a game of its own
+# (three moves in, so undo, replay, export and hint have something to work on); DELETE keeps
+# generated ids, so it cannot take the others' games away.
+token=$(python3 - "$base" "$work/schemathesis.toml" <<'EOF'
+import json, sys, urllib.request
+base, config = sys.argv[1], sys.argv[2]
+
+def call(path, body, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
+    return json.load(urllib.request.urlopen(request, timeout=30))
+
+token = call("/api/v1/sessions", {})["token"]
+operations = [
+    ("GET", "/api/v1/games/{id}"),
+    ("POST", "/api/v1/games/{id}/moves"),
+    ("POST", "/api/v1/games/{id}/undo"),
+    ("POST", "/api/v1/games/{id}/resign"),
+    ("GET", "/api/v1/games/{id}/replay"),
+    ("GET", "/api/v1/games/{id}/export"),
+    ("GET", "/api/v1/games/{id}/hint"),
+]
+with open(config, "w") as out:
+    for method, path in operations:
+        game = call("/api/v1/games", {"mode": "local", "rule": "renju", "boardSize": 15}, token)
+        for ply, (row, col) in enumerate([(7, 7), (7, 8), (8, 8)]):
+            call("/api/v1/games/%s/moves" % game["id"], {"row": row, "col": col, "ply": ply}, token)
+        out.write('[[operations]]\ninclude-method = "%s"\ninclude-path = "%s"\n' % (method, path))
+        out.write('parameters = { "path.id" = "%s" }\n\n' % game["id"])
+print(token)
+EOF
+)
+
+echo "schemathesis: $version against $base (seed $seed, $max_examples examples per operation, checks $checks)"
+# Run from the scratch folder: schemathesis keeps a cache (.schemathesis/) in its working folder.
+status=0
+cd "$work"
+"$venv/bin/schemathesis" --config-file "$work/schemathesis.toml" run "$base/api/v1/openapi.json" \
+  --url "$base" \
+  --header "Authorization: Bearer $token" \
+  --checks "$checks" \
+  --max-examples "$max_examples" \
+  --seed "$seed" \
+  --workers 2 \
+  --request-timeout 30 \
+  --report har --report-har-path "$work/requests.har" \
+  --output-truncate false \
+  2>&1 | tee "$work/output.txt" || status=$?
+
+# What was actually sent (the HAR log has one entry per request), and schemathesis's own count of
+# test cases from its summary ("Test cases: N generated, N passed, N failed").
+requests=$(python3 -c 'import json, sys
+try: print(len(json.load(open(sys.argv[1]))["log"]["entries"]))
+except (OSError, ValueError, KeyError): print(0)' "$work/requests.har")
+summary=$(grep -E '^ *[0-9]+ generated' "$work/output.txt" | tail -n 1 || true)
+generated=$(sed -nE 's/^ *([0-9]+) generated.*/\1/p' <<<"$summary")
+failed=$(sed -nE 's/.* ([0-9]+) unique failures.*/\1/p' <<<"$summary")
+generated=${generated:-0}
+failed=${failed:-0}
+
+if grep -q "panicked" "$work/server.log"; then
+  echo "schemathesis: the server panicked:" >&2
+  grep -A5 "panicked" "$work/server.log" >&2
+  status=1
+fi
+if [ "$requests" -lt "$min_requests" ]; then
+  echo "schemathesis: only $requests requests were made, fewer than $min_requests" >&2
+  status=1
+fi
+echo "schemathesis: $requests requests sent for $generated generated test cases, exit status $status"
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+  failed=1
+fi
+echo "schemathesis: $((generated - failed)) passed, $failed failed"
+exit "$status"
