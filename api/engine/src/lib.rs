@@ -3,11 +3,38 @@
 //! INTERFACE CONTRACT (fixed by the lead): `Level`, `SearchOptions`, `best_move`, `Hint`, `hint`.
 //! The service calls these from `spawn_blocking`; they must honour `SearchOptions::time_budget`
 //! and the `stop` flag.
+//!
+//! How the parts fit: [`position`] is the search's board, keeping line patterns ([`pattern`])
+//! and point scores up to date incrementally; [`eval`] turns those into a static score;
+//! [`movegen`] lists and orders candidates and spots forced situations; [`threat`] proves wins
+//! by continuous fours (VCF) or threats (VCT); [`search`] is the iterative-deepening PVS with the
+//! transposition table of [`tt`] under the clock of [`time`]; [`params`] holds every tunable
+//! number. This file turns a level into a recipe over those parts.
+
+pub mod eval;
+pub mod movegen;
+pub mod openings;
+pub mod params;
+pub mod pattern;
+pub mod position;
+pub mod search;
+pub mod threat;
+pub mod time;
+pub mod tt;
 
 use gomoku_rules::{Game, Point};
+use movegen::Situation;
+use params::{
+    DEFENCE_ROOTS, DEFENCE_VCF_NODES, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES, DEFENCE_VCT_ROOTS,
+    EASY_MIN_SHARE, EASY_MISS_PERCENT, HARD_DEFENCE_SHARE, HARD_VCF_SHARE, MASTER_DEFENCE_SHARE,
+    MASTER_ITERATION_CUTOFF, MASTER_VCT_PLIES, MASTER_VCT_SHARE, MEDIUM_MAX_DEPTH, TT_ENTRIES,
+    VCF_MAX_DEPTH, VCF_ROOT_NODES, VCT_MAX_DEPTH, VCT_ROOT_NODES, WIN_THRESHOLD,
+};
+use position::{Position, Rng, Threat};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+use threat::{Kind, Solver};
 
 /// The API's `ai.level`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -45,6 +72,8 @@ impl Level {
             Level::Master => Duration::from_millis(2000),
         }
     }
+    /// Every level, weakest first.
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Master];
 }
 
 /// Limits of one search.
@@ -61,14 +90,24 @@ pub struct SearchOptions {
 
 impl SearchOptions {
     pub fn for_level(level: Level, seed: u64) -> SearchOptions {
-        SearchOptions { time_budget: level.default_budget(), seed, stop: None, node_limit: None }
+        SearchOptions {
+            time_budget: level.default_budget(),
+            seed,
+            stop: None,
+            node_limit: None,
+        }
     }
 }
 
 /// The move the AI plays for the side to move, or None when the game is over or the board full.
 /// In renju, never a point forbidden for black.
 pub fn best_move(game: &Game, level: Level, options: &SearchOptions) -> Option<Point> {
-    todo!()
+    if game.is_over() {
+        return None;
+    }
+    let mut pos = Position::from_game(game);
+    let d = decide(&mut pos, level, options)?;
+    Some(pos.point(d.point))
 }
 
 /// A suggestion for the side to move.
@@ -79,6 +118,307 @@ pub struct Hint {
     pub reason: String,
 }
 
+/// A hint for the side to move: the hard level's choice under the given budget, with the
+/// reason it was chosen.
 pub fn hint(game: &Game, options: &SearchOptions) -> Option<Hint> {
-    todo!()
+    if game.is_over() {
+        return None;
+    }
+    let mut pos = Position::from_game(game);
+    let d = decide(&mut pos, Level::Hard, options)?;
+    Some(Hint {
+        point: pos.point(d.point),
+        reason: d.reason.to_string(),
+    })
+}
+
+/// Why a move was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    Opening,
+    Five,
+    BlockFour,
+    BlockOpenFour,
+    OpenFour,
+    /// A win by continuous fours in this many own moves.
+    Vcf(usize),
+    /// A win by continuous threats in this many own moves.
+    Vct(usize),
+    /// The search proved a win.
+    ForcedWin,
+    BlocksThree,
+    Search,
+    /// Easy level: a plausible move picked at random.
+    Casual,
+    /// Nothing saves the game; the least bad move.
+    Lost,
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reason::Opening => f.write_str("opening: centre"),
+            Reason::Five => f.write_str("wins: five"),
+            Reason::BlockFour => f.write_str("blocks a four"),
+            Reason::BlockOpenFour => f.write_str("blocks an open four"),
+            Reason::OpenFour => f.write_str("makes an open four"),
+            Reason::Vcf(n) => write!(f, "VCF in {n}"),
+            Reason::Vct(n) => write!(f, "VCT in {n}"),
+            Reason::ForcedWin => f.write_str("wins by search"),
+            Reason::BlocksThree => f.write_str("blocks an open three"),
+            Reason::Search => f.write_str("best by search"),
+            Reason::Casual => f.write_str("a casual move"),
+            Reason::Lost => f.write_str("no defence left"),
+        }
+    }
+}
+
+/// A chosen move with its reason and search statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    /// Index into the position's grid (`Position::point` converts it).
+    pub point: usize,
+    pub reason: Reason,
+    /// Deepest completed iteration (0 when no search ran).
+    pub depth: i32,
+    /// Nodes visited by the search and the threat solvers.
+    pub nodes: u64,
+}
+
+/// The move of `level` for the side to move in `pos`; None when there is no legal move.
+pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Option<Decision> {
+    let start = Instant::now();
+    let quick = |point, reason| {
+        Some(Decision {
+            point,
+            reason,
+            depth: 0,
+            nodes: 0,
+        })
+    };
+    if pos.is_full() {
+        return None;
+    }
+    if pos.stones() == 0 {
+        let c = pos.size() / 2;
+        return quick(pos.index(Point::new(c, c)), Reason::Opening);
+    }
+    let me = pos.to_move();
+    let you = 1 - me;
+    // Forced positions are answered at once, by every level.
+    let moves = match movegen::situation(pos, true) {
+        Situation::Five(p) => return quick(p, Reason::Five),
+        Situation::Block(p) => return quick(p, Reason::BlockFour),
+        Situation::Lost => {
+            let fives = pos.five_points(you);
+            let block = fives.iter().copied().find(|&p| pos.is_legal(p, me));
+            let any = block.or_else(|| movegen::quiet_moves(pos).first().map(|m| m.0));
+            return any.and_then(|p| {
+                quick(
+                    p,
+                    if fives.len() > 1 {
+                        Reason::BlockOpenFour
+                    } else {
+                        Reason::Lost
+                    },
+                )
+            });
+        }
+        Situation::OpenFour(p) => return quick(p, Reason::OpenFour),
+        Situation::Defend(m) => (m, true),
+        Situation::Quiet(m) => (m, false),
+    };
+    let (mut moves, defending) = moves;
+    if moves.is_empty() {
+        // No answer to the open three (all forbidden) or no stone nearby: any legal point.
+        moves = pos
+            .points()
+            .iter()
+            .copied()
+            .filter(|&p| pos.is_empty(p) && pos.is_legal(p, me))
+            .map(|p| (p, 0))
+            .collect();
+        if moves.is_empty() {
+            return None;
+        }
+    }
+    let deadline = start + options.time_budget;
+    match level {
+        Level::Easy => Some(easy(pos, moves, defending, options.seed)),
+        Level::Medium => {
+            let clock = time::Clock::new(
+                options.time_budget,
+                options.stop.clone(),
+                options.node_limit,
+            );
+            let mut s = search::Search::new(pos.clone(), clock, TT_ENTRIES / 16);
+            s.vcf_at_horizon = false;
+            s.max_depth = MEDIUM_MAX_DEPTH;
+            let out = s.run(&moves)?;
+            Some(from_search(out, defending))
+        }
+        Level::Hard | Level::Master => {
+            let mut nodes = 0;
+            // Under a node limit the solvers share it, so a pinned search stays pinned.
+            let cap = |n: u64| options.node_limit.map_or(n, |l| l.min(n));
+            // A win by continuous fours needs no full search.
+            let mut vcf = Solver::new(Kind::Vcf, me, cap(VCF_ROOT_NODES))
+                .with_deadline(start + options.time_budget * HARD_VCF_SHARE / 16)
+                .with_stop(options.stop.clone());
+            let found = vcf.run(pos, VCF_MAX_DEPTH);
+            nodes += vcf.nodes;
+            if let Some(win) = found {
+                return Some(Decision {
+                    point: win.first(),
+                    reason: Reason::Vcf(win.attacker_moves()),
+                    depth: 0,
+                    nodes,
+                });
+            }
+            if level == Level::Master {
+                let mut vct = Solver::new(Kind::Vct, me, cap(VCT_ROOT_NODES))
+                    .with_deadline(start + options.time_budget * MASTER_VCT_SHARE / 16)
+                    .with_stop(options.stop.clone());
+                let found = vct.run(pos, VCT_MAX_DEPTH);
+                nodes += vct.nodes;
+                if let Some(win) = found {
+                    return Some(Decision {
+                        point: win.first(),
+                        reason: Reason::Vct(win.attacker_moves()),
+                        depth: 0,
+                        nodes,
+                    });
+                }
+            }
+            // Defence by threat search: drop candidates after which the opponent wins by
+            // continuous fours (master: also by continuous threats).
+            let share = if level == Level::Master {
+                MASTER_DEFENCE_SHARE
+            } else {
+                HARD_DEFENCE_SHARE
+            };
+            let (safe, n) = safe_roots(
+                pos,
+                &moves,
+                level,
+                options,
+                start + options.time_budget * share / 16,
+            );
+            nodes += n;
+            let moves = safe;
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            let clock = time::Clock::new(remaining, options.stop.clone(), options.node_limit);
+            let tt = if level == Level::Master {
+                TT_ENTRIES
+            } else {
+                TT_ENTRIES / 4
+            };
+            let mut s = search::Search::new(pos.clone(), clock, tt);
+            if level == Level::Master {
+                s.iteration_cutoff = MASTER_ITERATION_CUTOFF;
+                s.vct_plies = MASTER_VCT_PLIES;
+            }
+            let out = s.run(&moves)?;
+            let mut d = from_search(out, defending);
+            d.nodes += nodes;
+            Some(d)
+        }
+    }
+}
+
+/// The root candidates after which the opponent has no quick VCF (master: no VCT either),
+/// in their original order; all of them when every one loses (the search then picks the
+/// longest resistance). Also returns the solver nodes spent.
+fn safe_roots(
+    pos: &mut Position,
+    moves: &[(usize, i32)],
+    level: Level,
+    options: &SearchOptions,
+    deadline: Instant,
+) -> (Vec<(usize, i32)>, u64) {
+    let cap = |n: u64| options.node_limit.map_or(n, |l| (l / 8).min(n));
+    let mut nodes = 0;
+    let mut safe = Vec::new();
+    let checked = moves.len().min(DEFENCE_ROOTS);
+    for &(m, s) in &moves[..checked] {
+        if Instant::now() >= deadline {
+            safe.push((m, s));
+            continue;
+        }
+        let you = 1 - pos.to_move();
+        pos.make(m);
+        let mut vcf = Solver::new(Kind::Vcf, you, cap(DEFENCE_VCF_NODES))
+            .with_deadline(deadline)
+            .with_stop(options.stop.clone());
+        let mut lost = vcf.run(pos, VCF_MAX_DEPTH).is_some();
+        nodes += vcf.nodes;
+        if !lost && level == Level::Master && safe.len() < DEFENCE_VCT_ROOTS {
+            let mut vct = Solver::new(Kind::Vct, you, cap(DEFENCE_VCT_NODES))
+                .with_deadline(deadline)
+                .with_stop(options.stop.clone());
+            lost = vct.run(pos, DEFENCE_VCT_DEPTH).is_some();
+            nodes += vct.nodes;
+        }
+        pos.unmake();
+        if !lost {
+            safe.push((m, s));
+        }
+    }
+    if safe.is_empty() {
+        return (moves.to_vec(), nodes);
+    }
+    safe.extend_from_slice(&moves[checked..]);
+    (safe, nodes)
+}
+
+fn from_search(out: search::Outcome, defending: bool) -> Decision {
+    let reason = if out.score >= WIN_THRESHOLD {
+        Reason::ForcedWin
+    } else if defending {
+        Reason::BlocksThree
+    } else {
+        Reason::Search
+    };
+    Decision {
+        point: out.best,
+        reason,
+        depth: out.depth,
+        nodes: out.nodes,
+    }
+}
+
+/// The easy level: the one-ply point scorer of the first version, with a child's mistakes.
+/// It always takes a five and blocks a four (handled before), but now and then overlooks an
+/// open three, and picks at random among the moves worth at least half the best one.
+fn easy(pos: &Position, moves: Vec<(usize, i32)>, defending: bool, seed: u64) -> Decision {
+    let mut rng = Rng::new(seed ^ pos.hash());
+    let moves = if defending && rng.below(100) < EASY_MISS_PERCENT {
+        // The mistake: play as if the open three were not there.
+        let quiet = movegen::quiet_moves(pos);
+        if quiet.is_empty() {
+            moves
+        } else {
+            quiet
+        }
+    } else {
+        moves
+    };
+    let best = moves[0].1.max(1);
+    let pool: Vec<usize> = moves
+        .iter()
+        .filter(|m| m.1 * 100 >= best * EASY_MIN_SHARE)
+        .map(|m| m.0)
+        .collect();
+    let point = pool[rng.below(pool.len() as u64) as usize];
+    let reason = if defending && pos.threat(point, 1 - pos.to_move()) >= Threat::Four {
+        Reason::BlocksThree
+    } else {
+        Reason::Casual
+    };
+    Decision {
+        point,
+        reason,
+        depth: 0,
+        nodes: 0,
+    }
 }

@@ -1,0 +1,85 @@
+//! Every tunable number of the engine in one place, so tuning never means hunting through the
+//! search code. Scores are in "evaluation units"; a won position is worth `WIN` minus its distance.
+
+/// Score of a won position (a five on the board) at the root; mates are `WIN - ply`.
+pub const WIN: i32 = 1_000_000;
+/// Scores beyond this are mate scores, not evaluations.
+pub const WIN_THRESHOLD: i32 = WIN - 1000;
+
+/// Worth of a point for a colour, by the shape a stone there makes on one line
+/// (indexed by `Shape as usize`: dead, one, two, open two, three, open three, four, open four,
+/// five, overline).
+pub const SHAPE_SCORE: [i32; 10] = [0, 2, 12, 30, 40, 160, 180, 2000, 20000, 0];
+/// Extra worth of a point that makes two threats at once, by its threat level
+/// (see `Threat`): a four-three, a double three, a double four.
+pub const FOUR_THREE_BONUS: i32 = 1500;
+pub const DOUBLE_THREE_BONUS: i32 = 600;
+pub const DOUBLE_FOUR_BONUS: i32 = 2000;
+/// Point scores of the side to move count this much more (per 16) in the evaluation: it moves
+/// first, so its potential is nearer to being realised.
+pub const TEMPO_NUM: i64 = 20;
+pub const TEMPO_DEN: i64 = 16;
+/// In move ordering a point's worth to the opponent (blocking it) counts this much (per 16) of
+/// its worth to the mover.
+pub const DEFENCE_NUM: i32 = 14;
+pub const DEFENCE_DEN: i32 = 16;
+
+/// Widest number of candidate moves searched at a node, by remaining depth (index capped).
+pub const BEAM: [usize; 8] = [5, 6, 7, 8, 9, 10, 11, 12];
+/// Late move reductions: from the n-th move on, at this remaining depth or more.
+pub const LMR_AFTER: usize = 3;
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// Candidates are empty points with a stone within this Chebyshev distance.
+pub const NEAR: usize = 2;
+
+/// Node budget of the VCF run inside every search node (threat check at the horizon).
+pub const VCF_NODES_IN_SEARCH: u64 = 60;
+/// Master: plies from the root whose nodes run a VCT first, with this budget and depth.
+pub const MASTER_VCT_PLIES: i32 = 2;
+pub const VCT_NODES_IN_SEARCH: u64 = 400;
+pub const VCT_DEPTH_IN_SEARCH: u32 = 4;
+/// Depth limit (attacker moves) of a VCF search.
+pub const VCF_MAX_DEPTH: u32 = 120;
+/// Node budget of the VCF search at the root, per level that uses it.
+pub const VCF_ROOT_NODES: u64 = 200_000;
+/// Depth limit (attacker moves) and node budget of the root VCT search.
+pub const VCT_MAX_DEPTH: u32 = 10;
+pub const VCT_ROOT_NODES: u64 = 400_000;
+
+/// Root defence: node budget of the opponent's VCF (master: VCT) looked for after each root
+/// candidate; candidates that allow one are dropped unless all do.
+pub const DEFENCE_VCF_NODES: u64 = 3_000;
+pub const DEFENCE_VCT_NODES: u64 = 3_000;
+pub const DEFENCE_VCT_DEPTH: u32 = 4;
+/// Master's VCT defence check covers only the best few candidates (a VCT check costs more).
+pub const DEFENCE_VCT_ROOTS: usize = 8;
+/// Most root candidates checked that way.
+pub const DEFENCE_ROOTS: usize = 24;
+
+/// Transposition table size (entries, a power of two).
+pub const TT_ENTRIES: usize = 1 << 20;
+/// Nodes between two looks at the clock and the stop flag (reading the clock costs ~25 ns,
+/// a node ~3 µs; but a renju node can cost far more, so look often).
+pub const CHECK_EVERY: u64 = 16;
+/// Deepest iteration of iterative deepening.
+pub const MAX_DEPTH: i32 = 40;
+/// Fraction (per 16) of the budget after which no new iteration is started: a new iteration
+/// costs several times the previous one and would be cut off anyway.
+pub const NEW_ITERATION_CUTOFF: u32 = 6;
+/// The same for master, which has time to let a last iteration run partly: the previous best
+/// move is searched first, so a partial iteration still improves the choice.
+pub const MASTER_ITERATION_CUTOFF: u32 = 8;
+/// Fractions (per 16) of master's budget by which the root VCT must end, and by which the
+/// root defence checks must end (counted from the start of the move).
+pub const MASTER_VCT_SHARE: u32 = 3;
+pub const MASTER_DEFENCE_SHARE: u32 = 4;
+/// Hard's root VCF and defence checks end by these fractions (per 16) of its budget.
+pub const HARD_VCF_SHARE: u32 = 4;
+pub const HARD_DEFENCE_SHARE: u32 = 8;
+
+/// Easy level: probability (per 100) of overlooking an opponent's open three, and the fraction
+/// (per 100) of the best point score a casual move must still reach.
+pub const EASY_MISS_PERCENT: u64 = 35;
+pub const EASY_MIN_SHARE: i32 = 50;
+/// Medium level: search depth cap.
+pub const MEDIUM_MAX_DEPTH: i32 = 4;

@@ -1,0 +1,531 @@
+//! The search's own board: a padded one-dimensional grid with everything the evaluation needs
+//! kept up to date incrementally as stones are placed and removed.
+//!
+//! For every empty point, colour and direction it keeps the base-3 key of the neighbourhood
+//! (see `pattern.rs`). Placing a stone changes one digit of the keys of the 40 points within five
+//! cells along its four lines, so `make`/`unmake` add or subtract a place value instead of
+//! re-reading the board; the touched points then get their shape, threat level and point score
+//! recomputed, and per-colour totals and threat counts are adjusted by the difference.
+
+use crate::params::{DOUBLE_FOUR_BONUS, DOUBLE_THREE_BONUS, FOUR_THREE_BONUS, NEAR, SHAPE_SCORE};
+use crate::pattern::{self, Shape, BLOCKED, OWN, REACH};
+use gomoku_rules::{renju, Board, Game, Point, Rule, Stone};
+use std::cell::Cell;
+
+/// Entries of the renju forbidden-point cache (a power of two).
+const FORBIDDEN_CACHE: usize = 1 << 14;
+/// Padding of walls around the board: a point's neighbourhood never leaves the array.
+const PAD: usize = REACH;
+/// Cell contents.
+pub const EMPTY: u8 = 0;
+pub const WALL: u8 = 3;
+
+/// Colour index: 0 black, 1 white (a stone's wire value minus one).
+pub type Colour = usize;
+pub const BLACK: Colour = 0;
+pub const WHITE: Colour = 1;
+
+pub fn colour_of(stone: Stone) -> Colour {
+    stone.as_u8() as usize - 1
+}
+pub fn stone_of(c: Colour) -> Stone {
+    if c == BLACK {
+        Stone::Black
+    } else {
+        Stone::White
+    }
+}
+
+/// What a stone on a point makes for one colour, all four lines together, weakest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Threat {
+    None = 0,
+    /// Some two or three that is not yet a threat.
+    Minor,
+    /// One open three.
+    Three,
+    /// Two open threes.
+    DoubleThree,
+    /// One four.
+    Four,
+    /// A four and an open three.
+    FourThree,
+    /// An open four or two fours: a five next move cannot be stopped.
+    OpenFour,
+    /// A five.
+    Five,
+}
+
+pub const THREAT_KINDS: usize = 8;
+
+pub fn threat_of(shapes: [Shape; 4]) -> Threat {
+    let mut fours = 0;
+    let mut threes = 0;
+    let mut minor = false;
+    for s in shapes {
+        match s {
+            Shape::Five => return Threat::Five,
+            Shape::OpenFour => fours += 2,
+            Shape::Four => fours += 1,
+            Shape::OpenThree => threes += 1,
+            Shape::Two | Shape::OpenTwo | Shape::Three => minor = true,
+            _ => {}
+        }
+    }
+    match (fours, threes) {
+        (f, _) if f >= 2 => Threat::OpenFour,
+        (1, t) if t >= 1 => Threat::FourThree,
+        (1, _) => Threat::Four,
+        (_, t) if t >= 2 => Threat::DoubleThree,
+        (_, 1) => Threat::Three,
+        _ if minor => Threat::Minor,
+        _ => Threat::None,
+    }
+}
+
+fn point_score(shapes: [Shape; 4], threat: Threat) -> i32 {
+    let base: i32 = shapes.iter().map(|&s| SHAPE_SCORE[s as usize]).sum();
+    base + match threat {
+        Threat::FourThree => FOUR_THREE_BONUS,
+        Threat::DoubleThree => DOUBLE_THREE_BONUS,
+        Threat::OpenFour => DOUBLE_FOUR_BONUS,
+        _ => 0,
+    }
+}
+
+/// SplitMix64: a tiny seeded generator, enough for Zobrist keys and the easy level's choices.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in 0..n (n > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Position {
+    size: usize,
+    stride: usize,
+    rule: Rule,
+    /// Per colour: do fives have to be exactly five stones?
+    exact: [bool; 2],
+    cells: Vec<u8>,
+    /// Neighbourhood keys per point, colour, direction.
+    keys: Vec<[[u32; 4]; 2]>,
+    shapes: Vec<[[Shape; 4]; 2]>,
+    threats: Vec<[Threat; 2]>,
+    scores: Vec<[i32; 2]>,
+    /// Stones within `NEAR` (Chebyshev distance) of each point.
+    near: Vec<u8>,
+    /// Sum of point scores over empty points, per colour.
+    totals: [i64; 2],
+    /// Empty points per colour and threat kind.
+    threat_counts: [[u32; THREAT_KINDS]; 2],
+    hash: u64,
+    zobrist: Vec<[u64; 2]>,
+    history: Vec<usize>,
+    to_move: Colour,
+    /// Mirror in the rules crate's form, for the renju forbidden-move judge.
+    mirror: Board,
+    /// The board's points (indices), row-major.
+    points: Vec<usize>,
+    /// Renju judge answers already computed (see `is_forbidden`).
+    forbidden_cache: Vec<Cell<u64>>,
+}
+
+impl Position {
+    pub fn new(size: usize, rule: Rule) -> Position {
+        let stride = size + 2 * PAD;
+        let cells_len = stride * stride;
+        let exact = match rule {
+            Rule::Freestyle => [false, false],
+            Rule::Standard => [true, true],
+            Rule::Renju => [true, false],
+        };
+        let mut rng = Rng::new(0x005E_ED0F_607C_u64);
+        let zobrist = (0..cells_len)
+            .map(|_| [rng.next_u64(), rng.next_u64()])
+            .collect();
+        let mut cells = vec![WALL; cells_len];
+        let mut points = Vec::with_capacity(size * size);
+        for r in 0..size {
+            for c in 0..size {
+                let i = (r + PAD) * stride + c + PAD;
+                cells[i] = EMPTY;
+                points.push(i);
+            }
+        }
+        let mut pos = Position {
+            size,
+            stride,
+            rule,
+            exact,
+            cells,
+            keys: vec![[[0; 4]; 2]; cells_len],
+            shapes: vec![[[Shape::Dead; 4]; 2]; cells_len],
+            threats: vec![[Threat::None; 2]; cells_len],
+            scores: vec![[0; 2]; cells_len],
+            near: vec![0; cells_len],
+            totals: [0; 2],
+            threat_counts: [[0; THREAT_KINDS]; 2],
+            hash: 0,
+            zobrist,
+            history: Vec::new(),
+            to_move: BLACK,
+            mirror: Board::new(size).expect("board size checked by the caller"),
+            points,
+            forbidden_cache: vec![Cell::new(0); FORBIDDEN_CACHE],
+        };
+        // Walls are blocked cells in every key; then classify every point once.
+        let dirs = pos.dirs();
+        for &p in &pos.points.clone() {
+            for (d, &step) in dirs.iter().enumerate() {
+                for j in (-(REACH as isize)..=REACH as isize).filter(|&j| j != 0) {
+                    let q = (p as isize + j * step) as usize;
+                    if pos.cells[q] == WALL {
+                        for c in 0..2 {
+                            pos.keys[p][c][d] += BLOCKED * pattern::place(j);
+                        }
+                    }
+                }
+            }
+        }
+        for p in pos.points.clone() {
+            pos.classify(p);
+        }
+        pos
+    }
+
+    /// The position of a game, side to move included.
+    pub fn from_game(game: &Game) -> Position {
+        let mut pos = Position::new(game.size(), game.rule());
+        for m in game.moves() {
+            let p = pos.index(m.point);
+            pos.to_move = colour_of(m.stone);
+            pos.make(p);
+        }
+        pos.to_move = game.to_move().map(colour_of).unwrap_or(pos.to_move);
+        pos
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+    pub fn to_move(&self) -> Colour {
+        self.to_move
+    }
+    /// Zobrist hash of stones and side to move.
+    pub fn hash(&self) -> u64 {
+        if self.to_move == WHITE {
+            self.hash ^ 0x9D39_247E_3377_6D41
+        } else {
+            self.hash
+        }
+    }
+    pub fn stones(&self) -> usize {
+        self.history.len()
+    }
+    pub fn last_move(&self) -> Option<usize> {
+        self.history.last().copied()
+    }
+    pub fn is_full(&self) -> bool {
+        self.history.len() == self.size * self.size
+    }
+    pub fn points(&self) -> &[usize] {
+        &self.points
+    }
+    pub fn index(&self, p: Point) -> usize {
+        (p.row + PAD) * self.stride + p.col + PAD
+    }
+    pub fn point(&self, i: usize) -> Point {
+        Point::new(i / self.stride - PAD, i % self.stride - PAD)
+    }
+    pub fn is_empty(&self, i: usize) -> bool {
+        self.cells[i] == EMPTY
+    }
+    /// Steps of the four directions: across, down, down-right, down-left.
+    pub fn dirs(&self) -> [isize; 4] {
+        let s = self.stride as isize;
+        [1, s, s + 1, s - 1]
+    }
+    pub fn shapes(&self, i: usize, c: Colour) -> [Shape; 4] {
+        self.shapes[i][c]
+    }
+    pub fn threat(&self, i: usize, c: Colour) -> Threat {
+        self.threats[i][c]
+    }
+    pub fn score(&self, i: usize, c: Colour) -> i32 {
+        self.scores[i][c]
+    }
+    pub fn total(&self, c: Colour) -> i64 {
+        self.totals[c]
+    }
+    pub fn is_near(&self, i: usize) -> bool {
+        self.near[i] > 0
+    }
+    /// Empty points where `c` would make at least `t`.
+    pub fn count_at_least(&self, c: Colour, t: Threat) -> u32 {
+        self.threat_counts[c][t as usize..].iter().sum()
+    }
+    /// Does `c` have a four on the board (an empty point completing its five)?
+    pub fn has_four(&self, c: Colour) -> bool {
+        self.threat_counts[c][Threat::Five as usize] > 0
+    }
+    /// The empty points completing a five for `c`.
+    pub fn five_points(&self, c: Colour) -> Vec<usize> {
+        self.points_with(c, Threat::Five)
+    }
+    /// Empty points where `c` would make at least `t` (scan of the board).
+    pub fn points_with(&self, c: Colour, t: Threat) -> Vec<usize> {
+        if self.count_at_least(c, t) == 0 {
+            return Vec::new();
+        }
+        self.points
+            .iter()
+            .copied()
+            .filter(|&i| self.cells[i] == EMPTY && self.threats[i][c] >= t)
+            .collect()
+    }
+
+    /// Whether `c` may play on the empty point `i`: always, except black's forbidden points in
+    /// renju. Cheap shape tests first; the rules' full judge only for a point that makes an
+    /// overline, two fours or two threes.
+    pub fn is_legal(&self, i: usize, c: Colour) -> bool {
+        !(self.rule == Rule::Renju && c == BLACK && self.is_forbidden(i))
+    }
+
+    fn is_forbidden(&self, i: usize) -> bool {
+        let shapes = self.shapes[i][BLACK];
+        let mut fours = 0;
+        let mut threes = 0;
+        let mut overline = false;
+        for s in shapes {
+            match s {
+                Shape::Five => return false,
+                Shape::Overline => overline = true,
+                Shape::OpenFour => fours += 2,
+                Shape::Four => fours += 1,
+                Shape::OpenThree => threes += 1,
+                _ => {}
+            }
+        }
+        if !overline && fours < 2 && threes < 2 {
+            return false;
+        }
+        // The full judge can be slow (threes are checked recursively), and the search asks
+        // about the same point in the same position many times: a direct-mapped cache keyed
+        // by the Zobrist hash of the stones and the point. The low bit holds the answer.
+        let key = (self.hash ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1;
+        let slot = &self.forbidden_cache[(key >> 1) as usize & (FORBIDDEN_CACHE - 1)];
+        let stored = slot.get();
+        if stored | 1 == key {
+            return stored & 1 == 1;
+        }
+        let forbidden = renju::forbidden_kind(&self.mirror, self.point(i)).is_some();
+        slot.set(if forbidden { key } else { key & !1 });
+        forbidden
+    }
+
+    /// Places a stone of colour `c` on the empty point `i` (for setting up a position given
+    /// stone by stone, as the Gomocup `BOARD` command does); `c`'s opponent is then to move.
+    pub fn place(&mut self, i: usize, c: Colour) {
+        self.to_move = c;
+        self.make(i);
+    }
+
+    /// Sets the side to move (setting up a position).
+    pub fn set_to_move(&mut self, c: Colour) {
+        self.to_move = c;
+    }
+
+    /// Places a stone of the side to move on the empty point `i` and passes the turn.
+    pub fn make(&mut self, i: usize) {
+        debug_assert_eq!(self.cells[i], EMPTY);
+        let c = self.to_move;
+        self.remove_point(i);
+        self.cells[i] = c as u8 + 1;
+        self.hash ^= self.zobrist[i][c];
+        self.mirror.set(self.point(i), Some(stone_of(c)));
+        self.history.push(i);
+        self.update_keys(i, c, 1);
+        self.update_near(i, 1);
+        self.to_move = 1 - c;
+    }
+
+    /// Takes back the last stone.
+    pub fn unmake(&mut self) {
+        let i = self.history.pop().expect("a move to take back");
+        let c = self.cells[i] as usize - 1;
+        self.update_keys(i, c, -1);
+        self.update_near(i, -1);
+        self.cells[i] = EMPTY;
+        self.hash ^= self.zobrist[i][c];
+        self.mirror.set(self.point(i), None);
+        self.classify(i);
+        self.to_move = c;
+    }
+
+    fn update_keys(&mut self, i: usize, stone: Colour, sign: i32) {
+        let dirs = self.dirs();
+        for (d, &step) in dirs.iter().enumerate() {
+            for j in (-(REACH as isize)..=REACH as isize).filter(|&j| j != 0) {
+                // The stone is at offset j from q.
+                let q = (i as isize - j * step) as usize;
+                if self.cells[q] == WALL {
+                    continue;
+                }
+                let place = pattern::place(j);
+                for c in 0..2 {
+                    let digit = if c == stone { OWN } else { BLOCKED };
+                    let k = &mut self.keys[q][c][d];
+                    if sign > 0 {
+                        *k += digit * place;
+                    } else {
+                        *k -= digit * place;
+                    }
+                }
+                if self.cells[q] == EMPTY {
+                    self.remove_point(q);
+                    self.classify(q);
+                }
+            }
+        }
+    }
+
+    fn update_near(&mut self, i: usize, sign: i32) {
+        let s = self.stride as isize;
+        let n = NEAR as isize;
+        for dr in -n..=n {
+            for dc in -n..=n {
+                let q = (i as isize + dr * s + dc) as usize;
+                if q < self.near.len() {
+                    self.near[q] = (self.near[q] as i32 + sign) as u8;
+                }
+            }
+        }
+    }
+
+    /// Takes an empty point's contribution out of the totals (before it changes or fills).
+    fn remove_point(&mut self, i: usize) {
+        for c in 0..2 {
+            self.totals[c] -= self.scores[i][c] as i64;
+            self.threat_counts[c][self.threats[i][c] as usize] -= 1;
+            self.scores[i][c] = 0;
+            self.threats[i][c] = Threat::None;
+        }
+    }
+
+    /// Recomputes an empty point's shapes, threat and score and adds them to the totals.
+    fn classify(&mut self, i: usize) {
+        for c in 0..2 {
+            let mut shapes = [Shape::Dead; 4];
+            for (d, s) in shapes.iter_mut().enumerate() {
+                *s = pattern::shape(self.keys[i][c][d], self.exact[c]);
+            }
+            let threat = threat_of(shapes);
+            let score = point_score(shapes, threat);
+            self.shapes[i][c] = shapes;
+            self.threats[i][c] = threat;
+            self.scores[i][c] = score;
+            self.totals[c] += score as i64;
+            self.threat_counts[c][threat as usize] += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(diagram: &str, rule: Rule, to_move: Colour) -> Position {
+        let board = Board::from_ascii(diagram).expect("a diagram");
+        let mut pos = Position::new(board.size(), rule);
+        for r in 0..board.size() {
+            for c in 0..board.size() {
+                if let Some(s) = board.get(Point::new(r, c)) {
+                    pos.to_move = colour_of(s);
+                    let i = pos.index(Point::new(r, c));
+                    pos.make(i);
+                }
+            }
+        }
+        pos.to_move = to_move;
+        pos
+    }
+
+    /// Incremental keys, totals and counts equal those of a position built from scratch after
+    /// a sequence of makes and unmakes.
+    #[test]
+    fn incremental_state_matches_fresh_build() {
+        let mut pos = Position::new(9, Rule::Renju);
+        let mut rng = Rng::new(7);
+        for _ in 0..40 {
+            let empties: Vec<usize> = pos
+                .points()
+                .iter()
+                .copied()
+                .filter(|&i| pos.is_empty(i))
+                .collect();
+            let i = empties[rng.below(empties.len() as u64) as usize];
+            pos.make(i);
+            if rng.below(3) == 0 {
+                pos.unmake();
+            }
+        }
+        let mut fresh = Position::new(9, Rule::Renju);
+        for &i in &pos.history {
+            fresh.to_move = pos.cells[i] as usize - 1;
+            fresh.make(i);
+        }
+        assert_eq!(pos.keys, fresh.keys);
+        assert_eq!(pos.totals, fresh.totals);
+        assert_eq!(pos.threat_counts, fresh.threat_counts);
+        assert_eq!(pos.hash, fresh.hash);
+        while !pos.history.is_empty() {
+            pos.unmake();
+        }
+        let empty = Position::new(9, Rule::Renju);
+        assert_eq!(pos.keys, empty.keys);
+        assert_eq!(pos.totals, empty.totals);
+    }
+
+    /// A broken three is seen as an open three, and its completion points as four-making points.
+    #[test]
+    fn threats_of_a_split_three() {
+        let pos = position(
+            "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . X X . X . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+            Rule::Freestyle,
+            BLACK,
+        );
+        let gap = pos.index(Point::new(4, 4));
+        assert_eq!(pos.threat(gap, BLACK), Threat::OpenFour);
+        assert_eq!(pos.threat(pos.index(Point::new(4, 1)), BLACK), Threat::Four);
+        assert_eq!(pos.count_at_least(BLACK, Threat::OpenFour), 1);
+        assert!(!pos.has_four(BLACK));
+    }
+}
