@@ -39,6 +39,12 @@ impl TestServer {
 
     /// A server on the given database file (which may already hold games).
     pub fn start_on(db_path: &Path, args: &[&str], envs: &[(&str, &str)]) -> TestServer {
+        Self::spawn(db_path, args, envs, Stdio::inherit())
+    }
+
+    /// Starts the binary on `db_path` with its logs (stderr) sent to `stderr`, and waits for the
+    /// `listening on <addr>` line.
+    fn spawn(db_path: &Path, args: &[&str], envs: &[(&str, &str)], stderr: Stdio) -> TestServer {
         let mut command = Command::new(env!("CARGO_BIN_EXE_gomoku-server"));
         command
             .arg("--addr")
@@ -53,7 +59,7 @@ impl TestServer {
                 std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),
             )
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(stderr);
         for (key, value) in envs {
             command.env(key, value);
         }
@@ -370,47 +376,8 @@ impl TestServer {
         let db_path = dir.path().join("gomoku.db");
         let log_path = dir.path().join("server.log");
         let log = std::fs::File::create(&log_path).expect("create server log");
-        let mut command = Command::new(env!("CARGO_BIN_EXE_gomoku-server"));
-        command
-            .arg("--addr")
-            .arg("127.0.0.1:0")
-            .arg("--database-url")
-            .arg(format!("sqlite://{}", db_path.display()))
-            .args(args)
-            .env_remove("WECHAT_APPID")
-            .env_remove("WECHAT_SECRET")
-            .env(
-                "RUST_LOG",
-                std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),
-            )
-            .stdout(Stdio::piped())
-            .stderr(Stdio::from(log));
-        for (key, value) in envs {
-            command.env(key, value);
-        }
-        let mut child = command.spawn().expect("start gomoku-server");
-        let stdout = child.stdout.take().expect("server stdout");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut lines = BufReader::new(stdout).lines();
-            while let Some(Ok(line)) = lines.next() {
-                if let Some(addr) = line.trim().strip_prefix("listening on ") {
-                    let _ = tx.send(addr.to_string());
-                    break;
-                }
-            }
-            for _ in lines {}
-        });
-        let Ok(addr) = rx.recv_timeout(Duration::from_secs(60)) else {
-            let _ = child.kill();
-            panic!("gomoku-server did not print `listening on <addr>` within 60 s");
-        };
-        let server = TestServer {
-            base: format!("http://{addr}"),
-            db_path,
-            child,
-            dir: Some(dir),
-        };
+        let mut server = Self::spawn(&db_path, args, envs, Stdio::from(log));
+        server.dir = Some(dir);
         (server, log_path)
     }
 }
