@@ -10,25 +10,12 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{Player, Reply, TestServer, NO_RATE_LIMIT};
+use common::{move_triples, Player, Reply, TestServer, BLACK_FIVE, NO_RATE_LIMIT};
 use serde_json::{json, Value};
 
 // ---------------------------------------------------------------------------------------------
 // Positions
 // ---------------------------------------------------------------------------------------------
-
-/// Black makes the five (7,3)…(7,7) on its fifth move; white plays harmlessly on row 0.
-const BLACK_FIVE: &[(i64, i64)] = &[
-    (7, 3),
-    (0, 0),
-    (7, 4),
-    (0, 1),
-    (7, 5),
-    (0, 2),
-    (7, 6),
-    (0, 3),
-    (7, 7),
-];
 
 /// Black plays (7,1) (7,2) (7,3) (7,5) (7,6) and then (7,4): a run of six on row 7.
 const BLACK_SIX: &[(i64, i64)] = &[
@@ -204,22 +191,6 @@ fn board_from_moves(size: usize, history: &[Value]) -> Vec<Vec<i64>> {
         board[r as usize][c as usize] = m["player"].as_i64().unwrap();
     }
     board
-}
-
-/// `(row, col, player)` of each move in a list of moves.
-fn move_triples(moves: &Value) -> Vec<(i64, i64, i64)> {
-    moves
-        .as_array()
-        .expect("moves array")
-        .iter()
-        .map(|m| {
-            (
-                m["row"].as_i64().unwrap(),
-                m["col"].as_i64().unwrap(),
-                m["player"].as_i64().unwrap(),
-            )
-        })
-        .collect()
 }
 
 /// Checks that a full game state is internally consistent and has every field of the contract.

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Player, TestServer, NO_RATE_LIMIT};
+use common::{Player, TestServer, BLACK_FIVE, NO_RATE_LIMIT};
 use serde_json::{json, Value};
 
 fn id_of(state: &Value) -> String {
@@ -54,22 +54,7 @@ async fn restart_resumes_every_game_exactly() {
     games.push((alice.clone(), id));
     // A won game.
     let id = id_of(&alice.create(json!({"rule": "standard"})).await);
-    alice
-        .play_all(
-            &id,
-            &[
-                (7, 3),
-                (0, 0),
-                (7, 4),
-                (0, 1),
-                (7, 5),
-                (0, 2),
-                (7, 6),
-                (0, 3),
-                (7, 7),
-            ],
-        )
-        .await;
+    alice.play_all(&id, BLACK_FIVE).await;
     games.push((alice.clone(), id));
     // A renju game with black to move and a forbidden point listed.
     let id = id_of(
@@ -239,7 +224,7 @@ async fn sigterm_shuts_down_cleanly() {
     let before = player.play_all(&id, &[(7, 7), (7, 8), (8, 8)]).await;
     server.terminate();
     let status = server
-        .wait_exit(std::time::Duration::from_secs(30))
+        .wait_for_exit(std::time::Duration::from_secs(30))
         .expect("the server did not exit after SIGTERM");
     assert!(status.success(), "exit status {status:?}");
     let server = server.restart(NO_RATE_LIMIT);

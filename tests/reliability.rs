@@ -146,18 +146,7 @@ fn id_of(state: &Value) -> String {
 
 /// `(row, col, player)` of each entry of a served `moveHistory`.
 fn moves_of(state: &Value) -> Vec<(i64, i64, i64)> {
-    state["moveHistory"]
-        .as_array()
-        .expect("moveHistory")
-        .iter()
-        .map(|m| {
-            (
-                m["row"].as_i64().unwrap(),
-                m["col"].as_i64().unwrap(),
-                m["player"].as_i64().unwrap(),
-            )
-        })
-        .collect()
+    common::move_triples(&state["moveHistory"])
 }
 
 /// The empty cells of a served board, row-major.
@@ -987,7 +976,7 @@ async fn sigterm_finishes_in_flight_requests_refuses_new_ones_and_exits() {
     );
 
     let exit = server
-        .wait_exit(Duration::from_secs(15))
+        .wait_for_exit(Duration::from_secs(15))
         .expect("server exits within 15 s of its last request");
     assert!(
         exit.success(),
@@ -1367,7 +1356,7 @@ async fn tokens_are_stored_only_as_hashes() {
     scan("while running");
     server.terminate();
     server
-        .wait_exit(Duration::from_secs(15))
+        .wait_for_exit(Duration::from_secs(15))
         .expect("exit after SIGTERM");
     scan("after shutdown");
 }
@@ -1808,7 +1797,7 @@ async fn request_ids_in_responses_and_no_token_in_logs() {
 
     server.terminate();
     server
-        .wait_exit(Duration::from_secs(15))
+        .wait_for_exit(Duration::from_secs(15))
         .expect("exit after SIGTERM");
     let text = std::fs::read_to_string(&log).expect("server log");
     assert!(!text.is_empty(), "RUST_LOG=debug produced no log at all");

@@ -109,7 +109,7 @@ impl TestServer {
     }
 
     /// Waits up to `timeout` for the process to exit; its exit status if it did.
-    pub fn wait_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+    pub fn wait_for_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
         let start = std::time::Instant::now();
         while start.elapsed() < timeout {
             if let Ok(Some(status)) = self.child.try_wait() {
@@ -380,4 +380,33 @@ impl TestServer {
         server.dir = Some(dir);
         (server, log_path)
     }
+}
+
+/// Black makes the five (7,3)…(7,7) on its fifth move; white plays harmlessly on row 0.
+pub const BLACK_FIVE: &[(i64, i64)] = &[
+    (7, 3),
+    (0, 0),
+    (7, 4),
+    (0, 1),
+    (7, 5),
+    (0, 2),
+    (7, 6),
+    (0, 3),
+    (7, 7),
+];
+
+/// `(row, col, player)` of each move in a list of moves.
+pub fn move_triples(moves: &Value) -> Vec<(i64, i64, i64)> {
+    moves
+        .as_array()
+        .expect("moves array")
+        .iter()
+        .map(|m| {
+            (
+                m["row"].as_i64().unwrap(),
+                m["col"].as_i64().unwrap(),
+                m["player"].as_i64().unwrap(),
+            )
+        })
+        .collect()
 }
