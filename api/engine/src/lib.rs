@@ -25,10 +25,12 @@ pub mod tt;
 use gomoku_rules::{Game, Point};
 use movegen::Situation;
 use params::{
-    DEFENCE_ROOTS, DEFENCE_VCF_NODES, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES, DEFENCE_VCT_ROOTS,
-    EASY_MIN_SHARE, EASY_MISS_PERCENT, HARD_DEFENCE_SHARE, HARD_VCF_SHARE, MASTER_DEFENCE_SHARE,
-    MASTER_ITERATION_CUTOFF, MASTER_VCT_PLIES, MASTER_VCT_SHARE, MEDIUM_MAX_DEPTH, TT_ENTRIES,
-    VCF_MAX_DEPTH, VCF_ROOT_NODES, VCT_MAX_DEPTH, VCT_ROOT_NODES, WIN_THRESHOLD,
+    DEFENCE_LINE_VCF_NODES, DEFENCE_LINE_VCT_DEPTH, DEFENCE_LINE_VCT_NODES, DEFENCE_ROOTS,
+    DEFENCE_VCF_NODES, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES, DEFENCE_VCT_ROOTS, EASY_MIN_SHARE,
+    EASY_MISS_PERCENT, HARD_DEFENCE_SHARE, HARD_VCF_SHARE, MASTER_DEFENCE_SHARE,
+    MASTER_ITERATION_CUTOFF, MASTER_VCT_PLIES, MASTER_VCT_SHARE, MASTER_WIDE_PLIES,
+    MEDIUM_MAX_DEPTH, TT_ENTRIES, VCF_MAX_DEPTH, VCF_ROOT_NODES, VCT_MAX_DEPTH, VCT_ROOT_NODES,
+    WIN_THRESHOLD,
 };
 use position::{Position, Rng, Threat};
 use std::sync::atomic::AtomicBool;
@@ -183,6 +185,8 @@ pub struct Decision {
     pub depth: i32,
     /// Nodes visited by the search and the threat solvers.
     pub nodes: u64,
+    /// The search's score for the side to move (0 when no search ran).
+    pub score: i32,
 }
 
 /// The move of `level` for the side to move in `pos`; None when there is no legal move.
@@ -194,6 +198,7 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
             reason,
             depth: 0,
             nodes: 0,
+            score: 0,
         })
     };
     if pos.is_full() {
@@ -273,6 +278,7 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
                     reason: Reason::Vcf(win.attacker_moves()),
                     depth: 0,
                     nodes,
+                    score: WIN_THRESHOLD,
                 });
             }
             if level == Level::Master {
@@ -287,8 +293,42 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
                         reason: Reason::Vct(win.attacker_moves()),
                         depth: 0,
                         nodes,
+                        score: WIN_THRESHOLD,
                     });
                 }
+            }
+            // If the opponent, were it to move, would win by fours (master: or threats), a move
+            // that neither touches its line nor threatens in turn (a four against fours; a
+            // three or four against threats) lets that win through: keep only the moves that do,
+            // the line's points first, so that the defence checks below need look at few.
+            let mut moves = moves;
+            let (mut threat, n) =
+                threat::opponent_threat(pos, Kind::Vcf, VCF_MAX_DEPTH, cap(DEFENCE_LINE_VCF_NODES));
+            nodes += n;
+            let mut counter = Threat::Four;
+            if threat.is_none() && level == Level::Master {
+                let (line, n) = threat::opponent_threat(
+                    pos,
+                    Kind::Vct,
+                    DEFENCE_LINE_VCT_DEPTH,
+                    cap(DEFENCE_LINE_VCT_NODES),
+                );
+                threat = line;
+                counter = Threat::Three;
+                nodes += n;
+            }
+            if let Some(line) = threat {
+                let (mut first, rest): (Vec<_>, Vec<_>) =
+                    moves.into_iter().partition(|m| line.contains(&m.0));
+                let counters = rest
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.threat(m.0, me) >= counter);
+                first.extend(counters);
+                if first.is_empty() {
+                    first = rest;
+                }
+                moves = first;
             }
             // Defence by threat search: drop candidates after which the opponent wins by
             // continuous fours (master: also by continuous threats).
@@ -317,6 +357,8 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
             if level == Level::Master {
                 s.iteration_cutoff = MASTER_ITERATION_CUTOFF;
                 s.vct_plies = MASTER_VCT_PLIES;
+                s.wide_plies = MASTER_WIDE_PLIES;
+                s.threat_defence = true;
             }
             let out = s.run(&moves)?;
             let mut d = from_search(out, defending);
@@ -384,6 +426,7 @@ fn from_search(out: search::Outcome, defending: bool) -> Decision {
         reason,
         depth: out.depth,
         nodes: out.nodes,
+        score: out.score,
     }
 }
 
@@ -420,5 +463,6 @@ fn easy(pos: &Position, moves: Vec<(usize, i32)>, defending: bool, seed: u64) ->
         reason,
         depth: 0,
         nodes: 0,
+        score: 0,
     }
 }

@@ -53,7 +53,7 @@ pub fn situation(pos: &Position, quiet_list: bool) -> Situation {
             return Situation::OpenFour(p);
         }
     }
-    if pos.count_at_least(you, Threat::OpenFour) > 0 {
+    if pos.threatens_open_four(you) {
         let mut moves: Vec<(usize, i32)> = pos
             .points()
             .iter()

@@ -34,8 +34,14 @@ pub const NEAR: usize = 2;
 
 /// Node budget of the VCF run inside every search node (threat check at the horizon).
 pub const VCF_NODES_IN_SEARCH: u64 = 60;
+/// Node budget of the opponent's VCF looked for at quiet inner nodes (threat defence), and the
+/// ordering bonus of the points on its line.
+pub const VCF_DEFENCE_NODES_IN_SEARCH: u64 = 100;
+pub const DEFENCE_BONUS: i32 = 1_000_000;
 /// Master: plies from the root whose nodes run a VCT first, with this budget and depth.
 pub const MASTER_VCT_PLIES: i32 = 2;
+/// Master: plies from the root whose quiet nodes search as wide as the root.
+pub const MASTER_WIDE_PLIES: i32 = 1;
 pub const VCT_NODES_IN_SEARCH: u64 = 400;
 pub const VCT_DEPTH_IN_SEARCH: u32 = 4;
 /// Depth limit (attacker moves) of a VCF search.
@@ -51,6 +57,11 @@ pub const VCT_ROOT_NODES: u64 = 400_000;
 pub const DEFENCE_VCF_NODES: u64 = 3_000;
 pub const DEFENCE_VCT_NODES: u64 = 3_000;
 pub const DEFENCE_VCT_DEPTH: u32 = 4;
+/// Root: node budgets (and VCT depth) of the look for the opponent's forcing line, whose
+/// points are then searched first.
+pub const DEFENCE_LINE_VCF_NODES: u64 = 20_000;
+pub const DEFENCE_LINE_VCT_NODES: u64 = 20_000;
+pub const DEFENCE_LINE_VCT_DEPTH: u32 = 6;
 /// Master's VCT defence check covers only the best few candidates (a VCT check costs more).
 pub const DEFENCE_VCT_ROOTS: usize = 8;
 /// Most root candidates checked that way.
@@ -68,7 +79,7 @@ pub const MAX_DEPTH: i32 = 40;
 pub const NEW_ITERATION_CUTOFF: u32 = 6;
 /// The same for master, which has time to let a last iteration run partly: the previous best
 /// move is searched first, so a partial iteration still improves the choice.
-pub const MASTER_ITERATION_CUTOFF: u32 = 8;
+pub const MASTER_ITERATION_CUTOFF: u32 = 14;
 /// Fractions (per 16) of master's budget by which the root VCT must end, and by which the
 /// root defence checks must end (counted from the start of the move).
 pub const MASTER_VCT_SHARE: u32 = 3;

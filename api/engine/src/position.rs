@@ -303,6 +303,20 @@ impl Position {
             .collect()
     }
 
+    /// Whether `c` has an open three: a point where it would make an open four, and (renju
+    /// black) may legally play. A black "three" whose four point is forbidden threatens nothing.
+    pub fn threatens_open_four(&self, c: Colour) -> bool {
+        if self.count_at_least(c, Threat::OpenFour) == 0 {
+            return false;
+        }
+        if !(self.rule == Rule::Renju && c == BLACK) {
+            return true;
+        }
+        self.points_with(c, Threat::OpenFour)
+            .into_iter()
+            .any(|p| self.is_legal(p, c))
+    }
+
     /// Whether `c` may play on the empty point `i`: always, except black's forbidden points in
     /// renju. Cheap shape tests first; the rules' full judge only for a point that makes an
     /// overline, two fours or two threes.

@@ -10,11 +10,12 @@
 use crate::eval::evaluate;
 use crate::movegen::{self, Situation};
 use crate::params::{
-    BEAM, LMR_AFTER, LMR_MIN_DEPTH, MAX_DEPTH, NEW_ITERATION_CUTOFF, VCF_MAX_DEPTH,
-    VCF_NODES_IN_SEARCH, VCT_DEPTH_IN_SEARCH, VCT_NODES_IN_SEARCH, WIN, WIN_THRESHOLD,
+    BEAM, DEFENCE_BONUS, LMR_AFTER, LMR_MIN_DEPTH, MAX_DEPTH, NEW_ITERATION_CUTOFF,
+    VCF_DEFENCE_NODES_IN_SEARCH, VCF_MAX_DEPTH, VCF_NODES_IN_SEARCH, VCT_DEPTH_IN_SEARCH,
+    VCT_NODES_IN_SEARCH, WIN, WIN_THRESHOLD,
 };
 use crate::position::{Position, Threat};
-use crate::threat::{Kind, Solver};
+use crate::threat::{opponent_threat, Kind, Solver};
 use crate::time::Clock;
 use crate::tt::{Bound, Table, NO_MOVE};
 
@@ -41,9 +42,18 @@ pub struct Search {
     pub iteration_cutoff: u32,
     /// Nodes at this ply or nearer the root run a small VCT first (0: none).
     pub vct_plies: i32,
+    /// Quiet nodes at this ply or nearer the root search as many moves as the root does (0:
+    /// none). The opponent's replies at ply 1 then include every move it would consider at its
+    /// own root, so a quiet winning reply is not pruned away.
+    pub wide_plies: i32,
+    /// Quiet inner nodes look for the opponent's VCF as if it were to move, and search the
+    /// points of that line first (they are the defences; the beam could cut them off).
+    pub threat_defence: bool,
 }
 
 const INF: i32 = WIN + 1;
+/// The root searches this many more moves than the beam of its depth.
+const ROOT_EXTRA: usize = 6;
 /// Plies with killer slots; forced-reply extensions can make lines longer than the depth.
 const KILLER_PLIES: usize = 512;
 
@@ -60,6 +70,8 @@ impl Search {
             max_depth: MAX_DEPTH,
             iteration_cutoff: NEW_ITERATION_CUTOFF,
             vct_plies: 0,
+            wide_plies: 0,
+            threat_defence: false,
         }
     }
 
@@ -80,7 +92,7 @@ impl Search {
             let mut alpha = -INF;
             let mut best_this: Option<(usize, i32)> = None;
             let mut scored: Vec<(usize, i32)> = Vec::with_capacity(roots.len());
-            let width = roots.len().min(beam(depth) + 6);
+            let width = roots.len().min(beam(depth) + ROOT_EXTRA);
             for (n, &(m, _)) in roots.iter().take(width).enumerate() {
                 self.pos.make(m);
                 // PVS: the first move gets the full window, the rest a null window first and
@@ -208,10 +220,37 @@ impl Search {
                 *s += self.history[*m].min(4_000);
             }
         }
+        let mut defences = 0;
+        if quiet
+            && self.threat_defence
+            && depth >= 2
+            && self
+                .pos
+                .count_at_least(1 - self.pos.to_move(), Threat::Four)
+                > 0
+        {
+            let (line, nodes) = opponent_threat(
+                &mut self.pos,
+                Kind::Vcf,
+                VCF_MAX_DEPTH,
+                VCF_DEFENCE_NODES_IN_SEARCH,
+            );
+            self.clock.nodes += nodes;
+            if let Some(line) = line {
+                for (m, s) in ordered.iter_mut() {
+                    if line.contains(m) && *s != i32::MAX {
+                        *s = s.saturating_add(DEFENCE_BONUS);
+                        defences += 1;
+                    }
+                }
+            }
+        }
         movegen::sort(&mut ordered);
         // The beam narrows quiet nodes only; every answer to an open three is searched.
-        let width = if quiet {
-            ordered.len().min(beam(depth))
+        let width = if quiet && ply <= self.wide_plies {
+            ordered.len().min((beam(depth) + ROOT_EXTRA).max(defences))
+        } else if quiet {
+            ordered.len().min(beam(depth).max(defences))
         } else {
             ordered.len()
         };
@@ -219,7 +258,13 @@ impl Search {
         let mut best = -INF;
         let mut best_move = ordered[0].0;
         for (n, &(m, _)) in ordered.iter().take(width).enumerate() {
-            let reduce = quiet && n >= LMR_AFTER && depth >= LMR_MIN_DEPTH && !self.threatens(m);
+            // No reduction where the node searches as wide as the root (master's ply 1): the
+            // opponent's quiet reply there is exactly what its own root search would find.
+            let reduce = quiet
+                && ply > self.wide_plies
+                && n >= LMR_AFTER
+                && depth >= LMR_MIN_DEPTH
+                && !self.threatens(m);
             self.pos.make(m);
             let score = if n == 0 {
                 -self.negamax(depth - 1, ply + 1, -beta, -alpha)

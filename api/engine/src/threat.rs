@@ -12,8 +12,7 @@
 //! Limits, kept on purpose for speed: a threat is a four or an open three, so a quiet move
 //! that only threatens a VCF (a "fukumi" move) is not used; against an open three the
 //! defender's answers are the points where the attacker would make a four plus its own fours
-//! (the textbook defences), and a black renju "three" whose four point is itself forbidden is
-//! still treated as a threat, so a VCT for black can in rare cases be too optimistic.
+//! (the textbook defences). A black renju "three" whose four point is forbidden is no threat.
 
 use crate::params::CHECK_EVERY;
 use crate::position::{Colour, Position, Threat};
@@ -153,7 +152,7 @@ impl Solver {
                 return false;
             }
             let block = fives[0];
-            if depth == 0 || !self.allowed(pos.threat(block, me)) {
+            if depth == 0 || !self.keeps_initiative(pos, block) {
                 return false;
             }
             return self.try_threat(pos, block, depth);
@@ -204,6 +203,22 @@ impl Solver {
         false
     }
 
+    /// Whether the attacker, blocking the defender's four at `block`, still threatens: by the
+    /// block itself, or (VCT) by an open three already on the board — a defender's four played
+    /// against an open three leaves that three standing.
+    fn keeps_initiative(&self, pos: &mut Position, block: usize) -> bool {
+        if self.allowed(pos.threat(block, self.attacker)) {
+            return true;
+        }
+        if self.kind == Kind::Vcf {
+            return false;
+        }
+        pos.make(block);
+        let threatens = pos.threatens_open_four(self.attacker);
+        pos.unmake();
+        threatens
+    }
+
     fn allowed(&self, t: Threat) -> bool {
         match self.kind {
             Kind::Vcf => t >= Threat::Four,
@@ -245,6 +260,9 @@ impl Solver {
                     break 'defend true;
                 }
                 vec![fives[0]]
+            } else if !pos.threatens_open_four(me) {
+                // Not a threat after all (a renju black three whose four point is forbidden).
+                break 'defend false;
             } else {
                 // Against an open three: the points that stop it, or a four of one's own.
                 let mut r = pos.points_with(me, Threat::Four);
@@ -308,4 +326,23 @@ fn ends_in_five(pos: &mut Position, line: &[usize]) -> bool {
         pos.unmake();
     }
     five
+}
+
+/// The opponent's forcing win if it could move now (a null move for the side to move): the
+/// points of its line, attacker's and defender's moves alike. A move that is not on that line
+/// (and is not a four of our own) lets the win through, so these are the defences to search
+/// first. `pos` is returned unchanged.
+pub fn opponent_threat(
+    pos: &mut Position,
+    kind: Kind,
+    depth: u32,
+    node_limit: u64,
+) -> (Option<Vec<usize>>, u64) {
+    let me = pos.to_move();
+    let you = 1 - me;
+    pos.set_to_move(you);
+    let mut solver = Solver::new(kind, you, node_limit);
+    let found = solver.run(pos, depth);
+    pos.set_to_move(me);
+    (found.map(|w| w.line), solver.nodes)
 }

@@ -90,7 +90,7 @@ fn main() {
 /// The openings continued by a fixed number of medium-level moves under a node limit (so the
 /// positions do not depend on the machine's speed).
 fn bench_positions(rule: Rule, count: usize) -> Vec<Game> {
-    let book = openings::openings();
+    let book = openings::classic();
     let mut out = Vec::new();
     for i in 0..count {
         let opening = &book[i % book.len()];
