@@ -27,7 +27,7 @@ use movegen::Situation;
 use params::{
     DEFENCE_LINE_VCF_NODES, DEFENCE_LINE_VCT_DEPTH, DEFENCE_LINE_VCT_NODES, DEFENCE_ROOTS,
     DEFENCE_VCF_NODES, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES, DEFENCE_VCT_ROOTS, EASY_MIN_SHARE,
-    EASY_MISS_PERCENT, HARD_DEFENCE_SHARE, HARD_VCF_SHARE, MASTER_DEFENCE_SHARE,
+    EASY_MISS_PERCENT, HARD_DEFENCE_SHARE, HARD_VCF_SHARE, MASTER_BEAM_EXTRA, MASTER_DEFENCE_SHARE,
     MASTER_ITERATION_CUTOFF, MASTER_VCT_PLIES, MASTER_VCT_SHARE, MASTER_WIDE_PLIES,
     MEDIUM_MAX_DEPTH, TT_ENTRIES, VCF_MAX_DEPTH, VCF_ROOT_NODES, VCT_MAX_DEPTH, VCT_ROOT_NODES,
     WIN_THRESHOLD,
@@ -359,6 +359,7 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
                 s.vct_plies = MASTER_VCT_PLIES;
                 s.wide_plies = MASTER_WIDE_PLIES;
                 s.threat_defence = true;
+                s.beam_extra = MASTER_BEAM_EXTRA;
             }
             let out = s.run(&moves)?;
             let mut d = from_search(out, defending);

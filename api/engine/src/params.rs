@@ -40,6 +40,9 @@ pub const VCF_DEFENCE_NODES_IN_SEARCH: u64 = 100;
 pub const DEFENCE_BONUS: i32 = 1_000_000;
 /// Master: plies from the root whose nodes run a VCT first, with this budget and depth.
 pub const MASTER_VCT_PLIES: i32 = 2;
+/// Master: moves searched at every quiet node beyond the beam (more time buys little depth
+/// here, so master spends it on width: a narrow beam's errors compound with depth).
+pub const MASTER_BEAM_EXTRA: usize = 4;
 /// Master: plies from the root whose quiet nodes search as wide as the root.
 pub const MASTER_WIDE_PLIES: i32 = 1;
 pub const VCT_NODES_IN_SEARCH: u64 = 400;

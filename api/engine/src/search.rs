@@ -49,6 +49,8 @@ pub struct Search {
     /// Quiet inner nodes look for the opponent's VCF as if it were to move, and search the
     /// points of that line first (they are the defences; the beam could cut them off).
     pub threat_defence: bool,
+    /// Moves searched at quiet nodes beyond the beam of their depth.
+    pub beam_extra: usize,
 }
 
 const INF: i32 = WIN + 1;
@@ -72,6 +74,7 @@ impl Search {
             vct_plies: 0,
             wide_plies: 0,
             threat_defence: false,
+            beam_extra: 0,
         }
     }
 
@@ -250,7 +253,9 @@ impl Search {
         let width = if quiet && ply <= self.wide_plies {
             ordered.len().min((beam(depth) + ROOT_EXTRA).max(defences))
         } else if quiet {
-            ordered.len().min(beam(depth).max(defences))
+            ordered
+                .len()
+                .min((beam(depth) + self.beam_extra).max(defences))
         } else {
             ordered.len()
         };
