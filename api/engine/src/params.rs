@@ -15,10 +15,6 @@ pub const SHAPE_SCORE: [i32; 10] = [0, 2, 12, 30, 40, 160, 180, 2000, 20000, 0];
 pub const FOUR_THREE_BONUS: i32 = 1500;
 pub const DOUBLE_THREE_BONUS: i32 = 600;
 pub const DOUBLE_FOUR_BONUS: i32 = 2000;
-/// Point scores of the side to move count this much more (per 16) in the evaluation: it moves
-/// first, so its potential is nearer to being realised.
-pub const TEMPO_NUM: i64 = 20;
-pub const TEMPO_DEN: i64 = 16;
 /// In move ordering a point's worth to the opponent (blocking it) counts this much (per 16) of
 /// its worth to the mover.
 pub const DEFENCE_NUM: i32 = 14;
