@@ -36,7 +36,7 @@ fn main() {
     };
     let (mut a_ms, mut b_ms) = (None, None);
     let mut rule = Rule::Freestyle;
-    let mut games = 52usize;
+    let mut games = 100usize;
     let mut size = 15usize;
     let mut seed = 1u64;
     let mut verbose = false;
