@@ -224,7 +224,7 @@ async fn sigterm_shuts_down_cleanly() {
     let before = player.play_all(&id, &[(7, 7), (7, 8), (8, 8)]).await;
     server.terminate();
     let status = server
-        .wait_for_exit(std::time::Duration::from_secs(30))
+        .wait_until_exited(std::time::Duration::from_secs(30))
         .expect("the server did not exit after SIGTERM");
     assert!(status.success(), "exit status {status:?}");
     let server = server.restart(NO_RATE_LIMIT);

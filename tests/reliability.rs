@@ -976,7 +976,7 @@ async fn sigterm_finishes_in_flight_requests_refuses_new_ones_and_exits() {
     );
 
     let exit = server
-        .wait_for_exit(Duration::from_secs(15))
+        .wait_until_exited(Duration::from_secs(15))
         .expect("server exits within 15 s of its last request");
     assert!(
         exit.success(),
@@ -1356,7 +1356,7 @@ async fn tokens_are_stored_only_as_hashes() {
     scan("while running");
     server.terminate();
     server
-        .wait_for_exit(Duration::from_secs(15))
+        .wait_until_exited(Duration::from_secs(15))
         .expect("exit after SIGTERM");
     scan("after shutdown");
 }
@@ -1797,7 +1797,7 @@ async fn request_ids_in_responses_and_no_token_in_logs() {
 
     server.terminate();
     server
-        .wait_for_exit(Duration::from_secs(15))
+        .wait_until_exited(Duration::from_secs(15))
         .expect("exit after SIGTERM");
     let text = std::fs::read_to_string(&log).expect("server log");
     assert!(!text.is_empty(), "RUST_LOG=debug produced no log at all");

@@ -109,7 +109,7 @@ impl TestServer {
     }
 
     /// Waits up to `timeout` for the process to exit; its exit status if it did.
-    pub fn wait_for_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+    pub fn wait_until_exited(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
         let start = std::time::Instant::now();
         while start.elapsed() < timeout {
             if let Ok(Some(status)) = self.child.try_wait() {

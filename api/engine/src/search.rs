@@ -250,12 +250,15 @@ impl Search {
         }
         movegen::sort(&mut ordered);
         // The beam narrows quiet nodes only; every answer to an open three is searched.
-        let width = if quiet && ply <= self.wide_plies {
-            ordered.len().min((beam(depth) + ROOT_EXTRA).max(defences))
-        } else if quiet {
-            ordered
-                .len()
-                .min((beam(depth) + self.beam_extra).max(defences))
+        let width = if quiet {
+            // The root's width near the root (master's ply 1), the beam elsewhere; never fewer
+            // than the defences against the opponent's line.
+            let extra = if ply <= self.wide_plies {
+                ROOT_EXTRA
+            } else {
+                self.beam_extra
+            };
+            ordered.len().min((beam(depth) + extra).max(defences))
         } else {
             ordered.len()
         };
