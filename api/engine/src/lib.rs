@@ -65,12 +65,13 @@ impl Level {
             _ => None,
         }
     }
-    /// The default thinking time of this level.
+    /// The default thinking time of this level. Hard gets an eighth of master's: with a quarter
+    /// master won only 64–71% of their games (it needs 75%), with an eighth 79–80%.
     pub fn default_budget(self) -> Duration {
         match self {
             Level::Easy => Duration::from_millis(50),
             Level::Medium => Duration::from_millis(100),
-            Level::Hard => Duration::from_millis(500),
+            Level::Hard => Duration::from_millis(250),
             Level::Master => Duration::from_millis(2000),
         }
     }
