@@ -54,6 +54,8 @@ pub struct Search {
 }
 
 const INF: i32 = WIN + 1;
+/// Score of a node whose searched moves all lose by force while others went unsearched.
+const UNPROVEN_LOSS: i32 = WIN_THRESHOLD - 1;
 /// The root searches this many more moves than the beam of its depth.
 const ROOT_EXTRA: usize = 6;
 /// Plies with killer slots; forced-reply extensions can make lines longer than the depth.
@@ -315,6 +317,12 @@ impl Search {
                 self.history[m] += depth * depth;
                 break;
             }
+        }
+        if width < ordered.len() && best <= -WIN_THRESHOLD {
+            // Every move searched here loses by force, but the beam left some unsearched: that
+            // is no proof. A score just short of a mate keeps the line attractive to the
+            // attacker without claiming a forced win (which the hint would show to a player).
+            best = -UNPROVEN_LOSS;
         }
         let bound = if best >= beta {
             Bound::Lower
