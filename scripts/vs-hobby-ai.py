@@ -27,7 +27,6 @@ import time
 import gomoku.player.threat_space as hobby_module
 import gomoku.threat.threat_space as hobby_tss
 from gomoku.board import Board
-from gomoku.threat.threat_search import has_five
 
 SIZE = 15
 OPENINGS = pathlib.Path(__file__).resolve().parent.parent / "api/engine/data/openings-freestyle.txt"
@@ -95,8 +94,9 @@ class Engine:
         self.proc.wait(timeout=10)
 
 
-def five_on(board_moves, colour_moves):
-    stones = set(colour_moves)
+def has_five(stones):
+    """Five or more in a row among `stones` (freestyle: an overline wins too)."""
+    stones = set(stones)
     for r, c in stones:
         for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
             n = 1
@@ -141,10 +141,8 @@ def play(engine, opening, engine_black, rng_seed):
             raise RuntimeError(f"{mover} played an illegal move {r},{c} after {history}")
         board.move(r, c)
         history.append((r, c))
-        mine = history[len(history) - 1 :: -2]
-        if has_five(board) or has_five(board, current=False) or five_on(history, mine):
-            winner_black = black_to_move
-            return ("win" if winner_black == engine_black else "loss"), history, hobby_ms
+        if has_five(history[len(history) - 1 :: -2]):
+            return ("win" if black_to_move == engine_black else "loss"), history, hobby_ms
     return "draw", history, hobby_ms
 
 

@@ -274,13 +274,7 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
             let found = vcf.run(pos, VCF_MAX_DEPTH);
             nodes += vcf.nodes;
             if let Some(win) = found {
-                return Some(Decision {
-                    point: win.first(),
-                    reason: Reason::Vcf(win.attacker_moves()),
-                    depth: 0,
-                    nodes,
-                    score: WIN_THRESHOLD,
-                });
+                return Some(threat_win(&win, Reason::Vcf, nodes));
             }
             if level == Level::Master {
                 let mut vct = Solver::new(Kind::Vct, me, cap(VCT_ROOT_NODES))
@@ -289,13 +283,7 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
                 let found = vct.run(pos, VCT_MAX_DEPTH);
                 nodes += vct.nodes;
                 if let Some(win) = found {
-                    return Some(Decision {
-                        point: win.first(),
-                        reason: Reason::Vct(win.attacker_moves()),
-                        depth: 0,
-                        nodes,
-                        score: WIN_THRESHOLD,
-                    });
+                    return Some(threat_win(&win, Reason::Vct, nodes));
                 }
             }
             // If the opponent, were it to move, would win by fours (master: or threats), a move
@@ -413,6 +401,17 @@ fn safe_roots(
     }
     safe.extend_from_slice(&moves[checked..]);
     (safe, nodes)
+}
+
+/// The first move of a proven win by continuous fours (`Reason::Vcf`) or threats (`Reason::Vct`).
+fn threat_win(win: &threat::Win, reason: fn(usize) -> Reason, nodes: u64) -> Decision {
+    Decision {
+        point: win.first(),
+        reason: reason(win.attacker_moves()),
+        depth: 0,
+        nodes,
+        score: WIN_THRESHOLD,
+    }
 }
 
 fn from_search(out: search::Outcome, defending: bool) -> Decision {

@@ -137,8 +137,7 @@ impl Search {
             result.depth = depth;
             // Next iteration: moves in this iteration's order, the rest behind them.
             scored.sort_by_key(|s| std::cmp::Reverse(s.1));
-            let rest: Vec<(usize, i32)> =
-                roots.iter().skip(width).map(|&(m, _)| (m, -INF)).collect();
+            let rest: Vec<(usize, i32)> = roots[width..].iter().map(|&(m, _)| (m, -INF)).collect();
             roots = scored;
             roots.extend(rest);
             if result.score.abs() >= WIN_THRESHOLD || self.clock.spent(self.iteration_cutoff) {
@@ -346,12 +345,7 @@ impl Search {
     /// A quiet position at the horizon: a VCF for the side to move decides it, otherwise the
     /// static evaluation does.
     fn horizon(&mut self, ply: i32) -> i32 {
-        if self.vcf_at_horizon
-            && self
-                .pos
-                .count_at_least(self.pos.to_move(), crate::position::Threat::Four)
-                > 0
-        {
+        if self.vcf_at_horizon && self.pos.count_at_least(self.pos.to_move(), Threat::Four) > 0 {
             let mut solver = Solver::new(Kind::Vcf, self.pos.to_move(), VCF_NODES_IN_SEARCH);
             let found = solver.run(&mut self.pos, VCF_MAX_DEPTH);
             self.clock.nodes += solver.nodes;
