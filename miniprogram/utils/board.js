@@ -89,7 +89,17 @@ function columnLetters(size) {
  */
 function pointsKey(size, points) {
   if (!points || !points.length) return ''
-  return points.map(p => p.row * size + p.col).join(' ')
+  return points.map(p => cellIndex(size, p.row, p.col)).join(' ')
+}
+
+/** A point as one number, row × size + col; -1 for none. */
+function cellIndex(size, row, col) {
+  return row * size + col
+}
+
+/** The index of `point` ({row, col} or null) on a board of `size`, -1 for none. */
+function pointIndex(size, point) {
+  return point ? cellIndex(size, point.row, point.col) : -1
 }
 
 /** The board's layout in whole CSS pixels, so grid lines fall on pixel rows and stay even. */
@@ -136,6 +146,8 @@ module.exports = {
   columnLetters,
   starPoints,
   pointsKey,
+  cellIndex,
+  pointIndex,
   boardMetrics,
   CONFIRM_BELOW_PX,
 }

@@ -2,10 +2,10 @@
  * From the server's game state to the game page's data, and from one state
  * to the next as the smallest setData payload: unchanged fields are left
  * out, the board goes cell by cell ('board[7][8]': 1) once the page has one
- * of the same size, and point lists the board only looks up go as short
- * strings (a winning line is "108 109 110 111 112").
+ * of the same size, and points the board only looks up go as cell indices
+ * (the last move is 112, a winning line "108 109 110 111 112").
  */
-const {diffBoard, sameSize, pointsKey, numbersFromMoves} = require('./board')
+const {diffBoard, sameSize, pointsKey, pointIndex, numbersFromMoves} = require('./board')
 const text = require('./text')
 
 /**
@@ -25,7 +25,7 @@ function gameView(state, {numbers = false} = {}) {
   const view = {
     gameId: state.id,
     board: state.board,
-    lastMove: state.lastMove ? {row: state.lastMove.row, col: state.lastMove.col} : null,
+    last: pointIndex(state.boardSize, state.lastMove),
     winLine: pointsKey(state.boardSize, state.winLine),
     forbidden: state.forbiddenMoves || [],
     moveCount: state.moveCount,

@@ -34,8 +34,8 @@ Component({
   properties: {
     // Cells board[row][col]: 0 empty, 1 black, 2 white; 9 to 19 rows of as many cells.
     board: {type: Array, value: []},
-    // The last move {row, col}, marked on its stone; null for none.
-    lastMove: {type: Object, value: null},
+    // The last move as a cell index (row × size + col), marked on its stone; -1 for none.
+    last: {type: Number, value: -1},
     // The winning stones as cell indices (row × size + col) separated by spaces; '' while nobody has won.
     winLine: {type: String, value: ''},
     // Black's forbidden points [{row, col, kind}] (renju, black to move), marked with 三, 四 or 长.

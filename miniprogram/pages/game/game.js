@@ -53,7 +53,7 @@ Page({
     blackName: '',
     whiteName: '',
     board: [],
-    lastMove: null,
+    last: -1, // the last move as a cell index
     winLine: '',
     forbidden: [],
     numbers: [],

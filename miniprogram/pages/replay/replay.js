@@ -16,7 +16,7 @@
  */
 const api = require('../../services/api')
 const text = require('../../utils/text')
-const {boardFromMoves, numbersFromMoves, diffBoard, emptyBoard, coord, pointsKey} = require('../../utils/board')
+const {boardFromMoves, numbersFromMoves, diffBoard, emptyBoard, coord, pointsKey, pointIndex} = require('../../utils/board')
 const {loadSettings, saveSettings} = require('../../utils/settings')
 
 const SPEEDS = [
@@ -33,7 +33,7 @@ Page({
   data: {
     details: '',
     board: [],
-    lastMove: null,
+    last: -1, // the last move shown, as a cell index
     winLine: '',
     numbers: [],
     showNumbers: false,
@@ -102,7 +102,7 @@ Page({
     const last = step > 0 ? this._moves[step - 1] : null
     const winLine = step === this.data.moveCount ? this._finalWinLine : ''
     patch.step = step
-    patch.lastMove = last ? {row: last.row, col: last.col} : null
+    patch.last = pointIndex(n, last)
     if (winLine !== this.data.winLine) patch.winLine = winLine
     this.setData(patch)
   },

@@ -79,7 +79,7 @@ describe('board', () => {
     const board = emptyBoard(15)
     board[7][7] = 1
     board[6][8] = 2
-    const comp = render({board, lastMove: {row: 6, col: 8, player: 2}})
+    const comp = render({board, last: 6 * 15 + 8})
     const marks = byClass(comp, 'board', 'board__last')
     expect(marks).toHaveLength(1)
     expect(byClass(cellAt(comp, 15, 6, 8), 'board', 'board__last')).toHaveLength(1)
@@ -208,7 +208,7 @@ describe('board', () => {
     numbers[7][7] = 1
     board[7][8] = 2
     numbers[7][8] = 2
-    const comp = render({board, numbers, lastMove: {row: 7, col: 8}})
+    const comp = render({board, numbers, last: 7 * 15 + 8})
     expect(byClass(comp, 'board', 'board__number').map(el => el.textContent)).toEqual(['1', '2'])
     expect(byClass(cellAt(comp, 15, 7, 8), 'board', 'board__number--last')).toHaveLength(1)
     // With numbers shown, the last move's dot gives way to its red number.

@@ -74,11 +74,11 @@ test('hiding pauses; stepping, first / last and seeking show one frame at a time
   expect(page.data.board[8][8]).toBe(0)
   page.instance.onLast()
   expect(page.data.step).toBe(4)
-  expect(page.data.lastMove).toEqual({row: 6, col: 6})
+  expect(page.data.last).toBe(6 * 15 + 6)
   page.instance.onFirst()
   expect(page.data.step).toBe(0)
   expect(page.data.board.every(row => row.every(c => c === 0))).toBe(true)
-  expect(page.data.lastMove).toBeNull()
+  expect(page.data.last).toBe(-1)
 })
 
 test('the move list names every move; tapping one jumps there and it is highlighted', async () => {
