@@ -1,6 +1,6 @@
 /**
  * Replay: the board driven by the game's moves, with play/pause, speed,
- * first / previous / next / last, a slider, a list of the moves (tap one to
+ * 开局 / back / forward / 终局 (first and last), a slider, a list of the moves (tap one to
  * jump there) and a swipe across the board to step. The game comes once from
  * the server (GET /games/{id}); each frame is built here and sent as changed
  * cells only.
@@ -69,7 +69,7 @@ Page({
       this._moves = game.moveHistory
       this._finalWinLine = pointsKey(n, game.winLine)
       this.setData({
-        details: text.describeGame(game),
+        details: text.gameDetails(game),
         board: emptyBoard(n),
         numbers: this.data.showNumbers ? emptyBoard(n) : [],
         moves: game.moveHistory.map(m => ({coord: coord(n, m.row, m.col), player: m.player})),

@@ -53,7 +53,7 @@ describe('a move shows at once', () => {
     expect(page.data.board[7][7]).toBe(0)
     expect(page.data.statusText).toBe('AI 思考中…')
     expect(byClass(page, 'board', 'board__stone--pending')).toHaveLength(1)
-    expect(byClass(page, 'player-bar', 'player-bar__caption').map(el => el.textContent)).toEqual(['', '思考中…'])
+    expect(byClass(page, 'player-bar', 'player-bar__caption').map(el => el.textContent)).toEqual(['思考中…'])
     expect(wx.rec.sounds).toEqual([SOUNDS.own])
     expect(wx.rec.vibrations).toBe(1)
 
