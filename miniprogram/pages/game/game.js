@@ -27,6 +27,7 @@ const {windowWidth} = require('../../utils/device')
 const {loadSettings, saveSettings, confirmNeeded} = require('../../utils/settings')
 const {createFeedback} = require('../../utils/feedback')
 const {exportGame} = require('../../utils/export-record')
+const {pageActions} = require('../../utils/page-actions')
 
 function _toast(err) {
   wx.showToast({title: text.errorText(err), icon: 'none'})
@@ -45,7 +46,7 @@ function _ask(title, content, confirmText) {
   })
 }
 
-Page({
+Page(Object.assign({}, pageActions, {
   data: {
     gameId: '',
     title: '',
@@ -87,7 +88,7 @@ Page({
     const settings = loadSettings()
     this._feedback = createFeedback(settings.muted)
     this.setData({confirm: settings.confirm, showNumbers: settings.numbers, muted: settings.muted})
-    return this._sync()
+    return this._load()
   },
 
   onShow() {
@@ -98,6 +99,11 @@ Page({
 
   onUnload() {
     if (this._feedback) this._feedback.destroy()
+  },
+
+  /** The first load, and 重试 after it failed (utils/page-actions.js). */
+  _load() {
+    return this._sync()
   },
 
   /** Fetch the game and show exactly the server's state. */
@@ -290,24 +296,6 @@ Page({
     wx.navigateTo({url: `/pages/replay/replay?id=${this._id}`})
   },
 
-  onRetryLoad() {
-    if (this.data.pending) return Promise.resolve()
-    this.setData({pending: 'load'})
-    return this._sync()
-  },
-
-  onHome() {
-    wx.reLaunch({url: '/pages/home/home'})
-  },
-
-  onOpenSettings() {
-    this.setData({showSettings: true})
-  },
-
-  onCloseSettings() {
-    this.setData({showSettings: false})
-  },
-
   onSettingChange(e) {
     const {key, value} = e.detail
     saveSettings({[key]: value})
@@ -323,4 +311,4 @@ Page({
       this.setData({muted: value})
     }
   },
-})
+}))

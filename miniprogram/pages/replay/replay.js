@@ -18,6 +18,7 @@ const api = require('../../services/api')
 const text = require('../../utils/text')
 const {boardFromMoves, numbersFromMoves, diffBoard, emptyBoard, coord, pointsKey, pointIndex} = require('../../utils/board')
 const {loadSettings, saveSettings} = require('../../utils/settings')
+const {pageActions} = require('../../utils/page-actions')
 
 const SPEEDS = [
   {label: '0.5×', ms: 2000},
@@ -29,7 +30,7 @@ const SPEEDS = [
 /** A swipe shorter than this many px, or more vertical than horizontal, is not a step. */
 const SWIPE_PX = 40
 
-Page({
+Page(Object.assign({}, pageActions, {
   data: {
     details: '',
     board: [],
@@ -219,24 +220,6 @@ Page({
     wx.redirectTo({url: `/pages/game/game?id=${this._id}`})
   },
 
-  onRetryLoad() {
-    if (this.data.pending) return Promise.resolve()
-    this.setData({pending: 'load'})
-    return this._load()
-  },
-
-  onHome() {
-    wx.reLaunch({url: '/pages/home/home'})
-  },
-
-  onOpenSettings() {
-    this.setData({showSettings: true})
-  },
-
-  onCloseSettings() {
-    this.setData({showSettings: false})
-  },
-
   onSettingChange(e) {
     const {key, value} = e.detail
     if (key !== 'numbers') return
@@ -244,4 +227,4 @@ Page({
     const n = this.data.board.length
     this.setData({showNumbers: value, numbers: value ? numbersFromMoves(n, this._moves, this.data.step) : []})
   },
-})
+}))

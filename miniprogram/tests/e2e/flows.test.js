@@ -81,6 +81,14 @@ function rawGet(path) {
   })
 }
 
+/** Choosers for newGameFromHome: a local game, or against the easy AI with the player on `colour`. */
+const local = home => home.onModeChange({detail: {value: 'local'}})
+const easyAi = colour => home => {
+  home.onModeChange({detail: {value: 'ai'}})
+  home.onLevelChange({detail: {value: 'easy'}})
+  home.onColourChange({detail: {value: colour}})
+}
+
 async function newGameFromHome(choose) {
   const home = await openPage(homeId)
   choose(home.instance)
@@ -128,7 +136,7 @@ describe('a local game on 15×15', () => {
   let page
 
   test('starts from the home page and plays to a win through taps', async () => {
-    const id = await newGameFromHome(home => home.onModeChange({detail: {value: 'local'}}))
+    const id = await newGameFromHome(local)
     page = await openGame(id)
     expect(page.data.board).toHaveLength(15)
     expect(page.data.statusText).toBe('黑方落子')
@@ -218,7 +226,7 @@ describe('errors become toasts and the page shows the server state', () => {
   let page
 
   test('an occupied point says so and sends nothing', async () => {
-    const id = await newGameFromHome(home => home.onModeChange({detail: {value: 'local'}}))
+    const id = await newGameFromHome(local)
     page = await openGame(id)
     await playAt(page, 7, 7)
     const requests = wx.rec.requests.length
@@ -260,7 +268,7 @@ describe('errors become toasts and the page shows the server state', () => {
   })
 
   test('a server that is down: the move waits, faded, with 重试; back up, 重试 lands it once', async () => {
-    page = await openGame(await newGameFromHome(home => home.onModeChange({detail: {value: 'local'}})))
+    page = await openGame(await newGameFromHome(local))
     await server.stop()
     await settle(page, () => tapPoint(page, 0, 0))
     expect(page.data.unsent).toEqual({row: 0, col: 0, ply: 0, player: 1})
@@ -278,11 +286,7 @@ describe('errors become toasts and the page shows the server state', () => {
 
 describe('a move whose answer was lost on the way back', () => {
   test('against the AI: 重试 with the same ply shows the move and the reply, landed once', async () => {
-    const id = await newGameFromHome(home => {
-      home.onModeChange({detail: {value: 'ai'}})
-      home.onLevelChange({detail: {value: 'easy'}})
-      home.onColourChange({detail: {value: 'black'}})
-    })
+    const id = await newGameFromHome(easyAi('black'))
     const page = await openGame(id)
     await playAt(page, 7, 7)
     expect(page.data.moveCount).toBe(2)
@@ -304,7 +308,7 @@ describe('a move whose answer was lost on the way back', () => {
   })
 
   test('放弃 shows the server\'s position with the move that landed, and says what happened', async () => {
-    const id = await newGameFromHome(home => home.onModeChange({detail: {value: 'local'}}))
+    const id = await newGameFromHome(local)
     const page = await openGame(id)
     transport.dropNext('POST', /\/moves$/)
     await settle(page, () => tapPoint(page, 5, 5))
@@ -322,7 +326,7 @@ describe('a move whose answer was lost on the way back', () => {
 
 describe('after a server restart on the same file', () => {
   test('the home page lists the unfinished game and it resumes exactly', async () => {
-    const id = await newGameFromHome(home => home.onModeChange({detail: {value: 'local'}}))
+    const id = await newGameFromHome(local)
     const page = await openGame(id)
     for (const [r, c] of [[7, 7], [6, 8], [9, 9]]) await playAt(page, r, c)
     const board = JSON.parse(JSON.stringify(page.data.board))
@@ -385,7 +389,7 @@ describe('export, import and delete', () => {
 
   test('import from a file sent in a chat opens in replay, and an unfinished one continues from there', async () => {
     // An unfinished game's record, as export wrote it, sent as a file.
-    const gameId0 = await newGameFromHome(home => home.onModeChange({detail: {value: 'local'}}))
+    const gameId0 = await newGameFromHome(local)
     const game = await openGame(gameId0)
     for (const [r, c] of [[7, 7], [7, 8], [8, 8]]) await playAt(game, r, c)
     await tapButton(game, '导出')
@@ -433,7 +437,7 @@ describe('export, import and delete', () => {
   })
 
   test('an unfinished game is deleted from the continue list by a long-press, after a confirmation', async () => {
-    const id = await newGameFromHome(home => home.onModeChange({detail: {value: 'local'}}))
+    const id = await newGameFromHome(local)
     const home = await openPage(homeId)
     const item = () => home.querySelectorAll('.home__item').find(i => i.dom.getAttribute('data-id') === id)
     expect(item()).toBeDefined()
@@ -497,11 +501,7 @@ describe('replay', () => {
 
 describe('against the AI', () => {
   test('the AI opens as black, answers each move, and a hint rings a point', async () => {
-    const id = await newGameFromHome(home => {
-      home.onModeChange({detail: {value: 'ai'}})
-      home.onLevelChange({detail: {value: 'easy'}})
-      home.onColourChange({detail: {value: 'white'}})
-    })
+    const id = await newGameFromHome(easyAi('white'))
     const page = await openGame(id)
     expect(page.data.moveCount).toBe(1)
     expect(page.data.statusText).toBe('轮到你了（白）')
@@ -575,7 +575,7 @@ describe('sessions', () => {
   const renewal = RENEWS ? test : test.skip
 
   renewal('an expired session is renewed for the same player, silently, and every game is kept', async () => {
-    const id = await newGameFromHome(home => home.onModeChange({detail: {value: 'local'}}))
+    const id = await newGameFromHome(local)
     const before = wx.getStorageSync(api.TOKEN_KEY)
     await server.stop()
     // Past the 180 idle days, within the 30 days of grace for a renewal.
@@ -616,7 +616,7 @@ describe('sessions', () => {
     expect(byClass(old, 'load-error', 'btn').map(b => b.textContent.trim())).toEqual(['返回首页'])
 
     // New games work as before, and nothing more is said.
-    const page = await openGame(await newGameFromHome(h => h.onModeChange({detail: {value: 'local'}})))
+    const page = await openGame(await newGameFromHome(local))
     await playAt(page, 7, 7)
     expect(page.data.moveCount).toBe(1)
     expect(wx.rec.modals.slice(modals)).toHaveLength(1)

@@ -6,8 +6,7 @@
  * forbidden points explained, sound and vibration with their switch, hints.
  */
 const {loadPage, openPage, byClass} = require('../support/harness')
-const {install} = require('../support/wx')
-const {fakeTransport} = require('../support/fake-transport')
+const {installScripted} = require('../support/fake-transport')
 const {gameState} = require('../support/states')
 const settings = require('../../utils/settings')
 const text = require('../../utils/text')
@@ -19,9 +18,7 @@ let transport
 let wx
 
 beforeEach(() => {
-  transport = fakeTransport()
-  transport.on('POST', '/api/v1/sessions', () => [201, {token: 't', playerId: 'p'}])
-  wx = install(transport)
+  ;({transport, wx} = installScripted())
   // One tap, one move, unless a test is about the confirm step.
   settings.saveSettings({confirm: 'off'})
 })

@@ -5,8 +5,8 @@
  * import from a chat file or the clipboard, which opens the game in replay.
  */
 const {load, loadPage, openPage, simulate, byClass} = require('../support/harness')
-const {install, USER_DATA_PATH} = require('../support/wx')
-const {fakeTransport} = require('../support/fake-transport')
+const {USER_DATA_PATH} = require('../support/wx')
+const {installScripted} = require('../support/fake-transport')
 const {gameState} = require('../support/states')
 
 const optionGroupId = load('components/option-group/option-group', 'option-group')
@@ -16,9 +16,7 @@ let transport
 let wx
 
 beforeEach(() => {
-  transport = fakeTransport()
-  transport.on('POST', '/api/v1/sessions', () => [201, {token: 't', playerId: 'p'}])
-  wx = install(transport)
+  ;({transport, wx} = installScripted())
 })
 
 afterEach(() => {

@@ -5,8 +5,7 @@
  * move numbers, the failed-load state, and no timer left behind.
  */
 const {loadPage, openPage, byClass} = require('../support/harness')
-const {install} = require('../support/wx')
-const {fakeTransport} = require('../support/fake-transport')
+const {installScripted} = require('../support/fake-transport')
 const {gameState} = require('../support/states')
 
 const replayId = loadPage('replay')
@@ -17,9 +16,7 @@ let wx
 const MOVES = [[7, 7], [7, 8], [8, 8], [6, 6]]
 
 beforeEach(() => {
-  transport = fakeTransport()
-  transport.on('POST', '/api/v1/sessions', () => [201, {token: 't', playerId: 'p'}])
-  wx = install(transport)
+  ;({transport, wx} = installScripted())
 })
 
 afterEach(() => {
