@@ -2,17 +2,28 @@
  * The game service's API: the one module that knows every endpoint.
  *
  * Pages call these functions and get promises of the server's JSON. The
- * session token is kept in storage, so closing and reopening the app resumes
- * the same player and therefore the same saved games. When the server no
- * longer knows the token (401, e.g. a fresh database) a new session is made
- * once and the call retried.
+ * session ({token, playerId}) is kept in storage, so closing and reopening the
+ * app resumes the same player and therefore the same saved games.
+ *
+ * Sessions end (idle too long: 401 SESSION_EXPIRED) or vanish (the server's
+ * database was replaced: 401 UNAUTHORIZED). Either way the request is repeated
+ * once after a renewal: POST /sessions with the old token as `previousToken`,
+ * which the server answers with the same player while it still can (every
+ * game kept, nothing said), or with a new player, which the app says once.
+ * Requests failing together with the same old token share one renewal.
  */
 const {request} = require('./request')
 
 const TOKEN_KEY = 'gomoku.session'
 const PREFIX = '/api/v1'
+/** Said once when a renewal brought a different player: the old games stay with the old one. */
+const NEW_PLAYER_NOTICE = '登录已失效，已开始新的会话；之前的棋局在此服务器上已不可用'
+/** The codes that mean "this token no longer opens a session". */
+const SESSION_LOST = new Set(['SESSION_EXPIRED', 'UNAUTHORIZED'])
 
 let _pendingSession = null
+// The renewal under way, for the token it replaces: concurrent failures join it.
+let _renewal = null
 
 function _storedSession() {
   try {
@@ -36,10 +47,18 @@ function _loginCode() {
   })
 }
 
-/** POST /api/v1/sessions → {token, playerId}; the code of wx.login is sent when there is one. */
-function createSession() {
+/**
+ * POST /api/v1/sessions → {token, playerId}, stored. The code of wx.login is
+ * sent when there is one, and `previousToken` when renewing.
+ */
+function createSession(previousToken) {
   return _loginCode()
-    .then(code => request({method: 'POST', path: `${PREFIX}/sessions`, data: code ? {code} : {}}))
+    .then(code => {
+      const body = {}
+      if (code) body.code = code
+      if (previousToken) body.previousToken = previousToken
+      return request({method: 'POST', path: `${PREFIX}/sessions`, data: body})
+    })
     .then(session => {
       wx.setStorageSync(TOKEN_KEY, {token: session.token, playerId: session.playerId})
       return session
@@ -59,15 +78,36 @@ function ensureSession() {
   return _pendingSession
 }
 
-function _authed(method, path, data, retried) {
-  return ensureSession().then(session => request({method, path: PREFIX + path, data, token: session.token}))
-    .catch(err => {
-      if (err.code === 'UNAUTHORIZED' && !retried) {
-        wx.removeStorageSync(TOKEN_KEY)
-        return _authed(method, path, data, true)
-      }
-      throw err
-    })
+/** Say once that the games of the old session are out of reach; the app goes on. */
+function _sayNewPlayer() {
+  wx.showModal({title: '提示', content: NEW_PLAYER_NOTICE, showCancel: false, confirmText: '知道了'})
+}
+
+/**
+ * Replace the session whose token `old` was refused. Resolves with the session
+ * to use from now on; only the caller that started the renewal reports a new player.
+ */
+function _renew(old) {
+  const stored = _storedSession()
+  // Someone renewed already: use theirs.
+  if (stored && stored.token !== old.token) return Promise.resolve(stored)
+  if (_renewal && _renewal.token === old.token) return _renewal.promise
+  const promise = createSession(old.token).then(session => {
+    if (old.playerId && session.playerId !== old.playerId) _sayNewPlayer()
+    return session
+  })
+  _renewal = {token: old.token, promise}
+  const done = () => { if (_renewal && _renewal.promise === promise) _renewal = null }
+  promise.then(done, done)
+  return promise
+}
+
+function _authed(method, path, data) {
+  return ensureSession().then(session =>
+    request({method, path: PREFIX + path, data, token: session.token}).catch(err => {
+      if (!SESSION_LOST.has(err.code)) throw err
+      return _renew(session).then(renewed => request({method, path: PREFIX + path, data, token: renewed.token}))
+    }))
 }
 
 function _id(id) {
@@ -117,16 +157,6 @@ function hint(id) {
   return _authed('GET', `/games/${_id(id)}/hint`)
 }
 
-/** GET /games/{id}/replay → {boardSize, rule, moveCount, moves, status, winner, winLine}. */
-function replay(id) {
-  return _authed('GET', `/games/${_id(id)}/replay`)
-}
-
-/** GET /games/{id}/replay?step=N → the frame after N moves. */
-function replayFrame(id, step) {
-  return _authed('GET', `/games/${_id(id)}/replay`, {step})
-}
-
 /** GET /games/{id}/export → the game record (version gomoku-1.0). */
 function exportGame(id) {
   return _authed('GET', `/games/${_id(id)}/export`)
@@ -139,6 +169,7 @@ function importGame(record) {
 
 module.exports = {
   TOKEN_KEY,
+  NEW_PLAYER_NOTICE,
   createSession,
   ensureSession,
   createGame,
@@ -149,8 +180,6 @@ module.exports = {
   undo,
   resign,
   hint,
-  replay,
-  replayFrame,
   exportGame,
   importGame,
 }

@@ -58,14 +58,36 @@ function colourName(player) {
   return player === 1 ? '黑方' : '白方'
 }
 
-/** "人机 · 中级 · 连珠 · 15路" and the like, for titles and list items. */
+/** "人机 · 中级 · 连珠 · 15路" and the like, for list items. */
 function describeGame(g) {
-  const parts = []
-  if (g.mode === 'ai' && g.ai) parts.push(`人机 · ${levelLabel(g.ai.level)}`)
-  else parts.push('双人')
-  parts.push(ruleLabel(g.rule))
-  parts.push(`${g.boardSize}路`)
-  return parts.join(' · ')
+  return `${shortTitle(g)} · ${gameDetails(g)}`
+}
+
+/** "人机 · 大师" or "双人": short enough for the navigation bar beside the capsule button. */
+function shortTitle(g) {
+  return g.mode === 'ai' && g.ai ? `人机 · ${levelLabel(g.ai.level)}` : '双人'
+}
+
+/** "连珠 · 15路": the rest of the settings, for the page header. */
+function gameDetails(g) {
+  return `${ruleLabel(g.rule)} · ${g.boardSize}路`
+}
+
+/**
+ * How many moves are on the board, in the one wording used everywhere (lists,
+ * the game's header, the replay's "已下 5 / 9 手"): "已下 N 手".
+ */
+function movesText(moveCount) {
+  return `已下 ${moveCount} 手`
+}
+
+/** The names on the player bars: {black, white}. */
+function playerNames(g) {
+  if (g.mode === 'ai' && g.ai) {
+    const ai = `AI · ${levelLabel(g.ai.level)}`
+    return g.ai.player === 1 ? {black: ai, white: '你'} : {black: '你', white: ai}
+  }
+  return {black: '黑方', white: '白方'}
 }
 
 /** The result in words: "黑方胜 · 五连", "你赢了 · 对方认输", "和棋 · 棋盘已满". */
@@ -100,6 +122,7 @@ const ERRORS = {
   CELL_OCCUPIED: '这里已经有棋子了',
   GAME_OVER: '对局已结束',
   PLY_MISMATCH: '棋局已在别处更新',
+  SESSION_EXPIRED: '登录已过期，请重试',
   NOTHING_TO_UNDO: '没有可以悔的棋',
   OUT_OF_BOUNDS: '超出棋盘',
   GAME_NOT_FOUND: '对局不存在或已删除',
@@ -116,6 +139,11 @@ const ERRORS = {
   TOO_MANY_GAMES: '未完成的对局太多，请先结束或删除一些',
 }
 
+/** After a lost connection, once the page shows the server's position again. */
+const RESTORED_TEXT = '网络中断，已恢复到服务器的局面'
+/** A move whose answer never came: it may or may not be on the server. */
+const UNSENT_TEXT = '网络中断，这一手未确认'
+
 /** A short toast for an error from services/request.js (or anything thrown). */
 function errorText(err) {
   if (!err) return '出错了'
@@ -129,6 +157,12 @@ function errorText(err) {
   if (ERRORS[err.code]) return ERRORS[err.code]
   if (err.status >= 500) return '服务器出错了，请稍后再试'
   return '出错了，请重试'
+}
+
+/** What a forbidden point is, in words: "h8 是禁手（三三）". */
+function forbiddenText(name, kind) {
+  const k = FORBIDDEN_KINDS[kind]
+  return k ? `${name} 是黑棋的禁手（${k}）` : `${name} 是黑棋的禁手`
 }
 
 /** The engine's hint reasons in words a player reads; unknown ones are shown as they come. */
@@ -168,10 +202,17 @@ module.exports = {
   COLOURS,
   FORBIDDEN_KINDS,
   END_REASONS,
+  RESTORED_TEXT,
+  UNSENT_TEXT,
   ruleLabel,
   levelLabel,
   colourName,
   describeGame,
+  shortTitle,
+  gameDetails,
+  movesText,
+  playerNames,
+  forbiddenText,
   resultText,
   statusText,
   errorText,

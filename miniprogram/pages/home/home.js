@@ -1,11 +1,14 @@
 /**
- * Home: set up and start a new game, continue an unfinished one, open the
- * finished ones (replay, export, delete), and import a record from the
- * clipboard. Both lists come from the server and are refreshed on show.
+ * Home: set up and start a new game, continue an unfinished one (long-press
+ * one to delete it), open the finished ones (replay, export, delete), and
+ * import a record from a chat file or the clipboard, which opens in replay.
+ * Both lists come from the server, newest first, 20 at a time (更多 loads the
+ * next 20), and are refreshed on show.
  */
 const api = require('../../services/api')
 const text = require('../../utils/text')
 const {exportGame} = require('../../utils/export-record')
+const {recordFromChatFile, recordFromClipboard} = require('../../utils/import-record')
 
 const MIN_SIZE = 9
 const MAX_SIZE = 19
@@ -16,8 +19,8 @@ function _item(summary) {
     id: summary.id,
     title: text.describeGame(summary),
     detail: summary.status === 'playing'
-      ? `第 ${summary.moveCount} 手 · ${text.statusText(summary, false)}`
-      : `${text.resultText(summary)} · 共 ${summary.moveCount} 手`,
+      ? `${text.movesText(summary.moveCount)} · ${text.statusText(summary, false)}`
+      : `${text.resultText(summary)} · ${text.movesText(summary.moveCount)}`,
     time: text.shortTime(summary.updatedAt),
   }
 }
@@ -47,6 +50,8 @@ Page({
     finishedCursor: null,
     loaded: false,
     loadError: '',
+    refreshing: false,
+    importing: false,
   },
 
   onShow() {
@@ -58,6 +63,7 @@ Page({
   },
 
   _refresh() {
+    this.setData({refreshing: true})
     return Promise.all([
       api.listGames({status: 'playing', limit: PAGE_SIZE}),
       api.listGames({status: 'finished', limit: PAGE_SIZE}),
@@ -69,11 +75,17 @@ Page({
         finishedCursor: finished.nextCursor || null,
         loaded: true,
         loadError: '',
+        refreshing: false,
       })
     }).catch(err => {
-      this.setData({loaded: true, loadError: text.errorText(err)})
-      _toast(err)
+      // The lists say it, with 重试; starting a new game still works.
+      this.setData({loaded: true, loadError: text.errorText(err), refreshing: false})
     })
+  },
+
+  onRetryLists() {
+    if (this.data.refreshing) return Promise.resolve()
+    return this._refresh()
   },
 
   _loadMore(status) {
@@ -142,7 +154,23 @@ Page({
   },
 
   onDelete(e) {
+    return this._confirmDelete(e.currentTarget.dataset.id)
+  },
+
+  /** Long-press on an unfinished game: 删除, after a confirmation. */
+  onPlayingLongPress(e) {
     const {id} = e.currentTarget.dataset
+    return new Promise(resolve => {
+      wx.showActionSheet({
+        itemList: ['删除'],
+        itemColor: '#b71c1c',
+        success: res => resolve(res.tapIndex === 0),
+        fail: () => resolve(false),
+      })
+    }).then(chosen => (chosen ? this._confirmDelete(id) : null))
+  },
+
+  _confirmDelete(id) {
     return new Promise(resolve => {
       wx.showModal({
         title: '删除对局',
@@ -166,25 +194,28 @@ Page({
     return this._loadMore('finished')
   },
 
-  onImport() {
-    return new Promise((resolve, reject) => {
-      wx.getClipboardData({success: res => resolve(res.data), fail: reject})
-    }).then(clip => {
-      let record
-      try {
-        record = JSON.parse(clip)
-      } catch (e) {
-        record = null
-      }
-      if (!record || typeof record !== 'object') {
-        wx.showToast({title: '剪贴板里没有棋谱（JSON）', icon: 'none'})
-        return null
-      }
+  onImportFile() {
+    return this._import(recordFromChatFile)
+  },
+
+  onImportClipboard() {
+    return this._import(recordFromClipboard)
+  },
+
+  /** Import the record `read` finds; the new game opens in replay, from where it can be continued. */
+  _import(read) {
+    if (this.data.importing) return Promise.resolve()
+    this.setData({importing: true})
+    return read().then(record => {
+      if (!record) return null
       return api.importGame(record).then(game => {
         wx.showToast({title: '棋谱已导入', icon: 'success'})
-        wx.navigateTo({url: `/pages/game/game?id=${game.id}`})
+        wx.navigateTo({url: `/pages/replay/replay?id=${game.id}`})
         return game
       })
-    }).catch(_toast)
+    }).catch(_toast).then(game => {
+      this.setData({importing: false})
+      return game
+    })
   },
 })

@@ -1,8 +1,10 @@
 /**
  * A `wx` for tests: what the app's JS calls, recorded so tests can assert on
- * it. Storage and files live in memory; toasts, modals, navigations and
- * shares are recorded; wx.request goes to the transport a test gives
- * (tests/support/http.js sends it over real HTTP).
+ * it. Storage and files live in memory; toasts, modals, action sheets,
+ * navigations, shares, sounds played and vibrations are recorded; the files a
+ * chat "sends" are put in `rec.chatFiles` for wx.chooseMessageFile to offer;
+ * the window is `rec.windowWidth` px wide; wx.request goes to the transport a
+ * test gives (tests/support/http.js sends it over real HTTP).
  *
  * install(transport) puts it on the global `wx` (over miniprogram-simulate's
  * placeholder) and returns it.
@@ -22,6 +24,14 @@ function createWx(transport) {
     clipboard: '',
     // What the next showModal answers; tests flip it.
     modalAnswer: true,
+    // What showActionSheet answers: the index tapped, or null for cancel.
+    sheetAnswer: 0,
+    sheets: [],
+    sounds: [],
+    vibrations: 0,
+    // Files offered by chooseMessageFile: [{name, path, size}]; contents in `files`.
+    chatFiles: [],
+    windowWidth: 375,
   }
 
   const wx = {
@@ -35,6 +45,14 @@ function createWx(transport) {
     setStorageSync: (key, value) => { rec.storage.set(key, JSON.stringify(value)) },
     removeStorageSync: key => { rec.storage.delete(key) },
     showToast: options => { rec.toasts.push(options.title) },
+    showActionSheet: options => {
+      rec.sheets.push(options.itemList)
+      const tapIndex = rec.sheetAnswer
+      setTimeout(() => {
+        if (tapIndex === null) options.fail && options.fail({errMsg: 'showActionSheet:fail cancel'})
+        else options.success && options.success({tapIndex})
+      }, 0)
+    },
     showModal: options => {
       rec.modals.push({title: options.title, content: options.content})
       const confirm = rec.modalAnswer
@@ -42,6 +60,26 @@ function createWx(transport) {
     },
     navigateTo: options => { rec.navigations.push({type: 'navigateTo', url: options.url}) },
     redirectTo: options => { rec.navigations.push({type: 'redirectTo', url: options.url}) },
+    reLaunch: options => { rec.navigations.push({type: 'reLaunch', url: options.url}) },
+    navigateBack: () => { rec.navigations.push({type: 'navigateBack'}) },
+    getWindowInfo: () => ({windowWidth: rec.windowWidth, windowHeight: 700, pixelRatio: 2}),
+    createInnerAudioContext: () => {
+      const ctx = {
+        src: '',
+        play() { rec.sounds.push(ctx.src) },
+        stop() {},
+        destroy() { ctx.destroyed = true },
+      }
+      return ctx
+    },
+    vibrateShort: () => { rec.vibrations += 1 },
+    chooseMessageFile: options => {
+      const files = rec.chatFiles.slice(0, options.count || 1)
+      setTimeout(() => {
+        if (!files.length) options.fail && options.fail({errMsg: 'chooseMessageFile:fail cancel'})
+        else options.success && options.success({tempFiles: files})
+      }, 0)
+    },
     setNavigationBarTitle: options => { rec.titles.push(options.title) },
     stopPullDownRefresh: () => {},
     setClipboardData: options => {
@@ -59,6 +97,13 @@ function createWx(transport) {
         }
         rec.files.set(options.filePath, options.data)
         setTimeout(() => options.success && options.success({}), 0)
+      },
+      readFile: options => {
+        const has = rec.files.has(options.filePath)
+        setTimeout(() => {
+          if (has) options.success && options.success({data: rec.files.get(options.filePath)})
+          else options.fail && options.fail({errMsg: 'readFile:fail no such file'})
+        }, 0)
       },
     }),
     shareFileMessage: options => {
