@@ -1176,11 +1176,6 @@ fn game_endpoints(id: &str) -> Vec<(Method, String, Option<Value>)> {
             Some(json!({})),
         ),
         (Method::GET, format!("/api/v1/games/{id}/replay"), None),
-        (
-            Method::GET,
-            format!("/api/v1/games/{id}/replay?step=0"),
-            None,
-        ),
         (Method::GET, format!("/api/v1/games/{id}/export"), None),
         (Method::GET, format!("/api/v1/games/{id}/hint"), None),
         (Method::DELETE, format!("/api/v1/games/{id}"), None),

@@ -139,6 +139,54 @@ async fn same_wechat_user_gets_the_same_player() {
     }
 }
 
+/// With WeChat configured the openid decides the player: a `previousToken` of another player
+/// only ends that session. A code over 128 characters or with a control character is 400
+/// INVALID_JSON and never reaches WeChat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn previous_token_only_ends_the_old_session() {
+    let (base, seen) = fake_wechat().await;
+    let flags = wechat_flags(&base);
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let server = TestServer::start_with_args(&flags, &[]);
+    let a = login(&server, json!({"code": "code-a-1"}))
+        .await
+        .ok(201, "login a");
+    let b = login(
+        &server,
+        json!({"code": "code-b-1", "previousToken": a["token"]}),
+    )
+    .await
+    .ok(201, "login b naming a's token");
+    assert_ne!(a["playerId"], b["playerId"], "the openid decides");
+    let old = Player {
+        client: common::client(),
+        base: server.base.clone(),
+        token: a["token"].as_str().unwrap().to_string(),
+    };
+    old.get("/api/v1/games").await.assert_error(
+        401,
+        "UNAUTHORIZED",
+        "the session named as previousToken",
+    );
+    let again = login(&server, json!({"code": "code-a-2"}))
+        .await
+        .ok(201, "login a again");
+    assert_eq!(again["playerId"], a["playerId"], "a's player is still a's");
+
+    for code in ["code-a-".repeat(8_000), "code-a-\u{7}".to_string()] {
+        login(&server, json!({ "code": code })).await.assert_error(
+            400,
+            "INVALID_JSON",
+            "a malformed code",
+        );
+    }
+    assert_eq!(
+        seen.lock().unwrap().len(),
+        3,
+        "malformed codes are not sent"
+    );
+}
+
 /// A code WeChat refuses (errcode 40029) is 401 UNAUTHORIZED and makes no session; a good code
 /// after it still works.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

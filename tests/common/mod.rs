@@ -42,15 +42,34 @@ impl TestServer {
         Self::spawn(db_path, args, envs, Stdio::inherit())
     }
 
+    /// A server on a database URL that names no file of the test's (e.g. `sqlite::memory:`).
+    pub fn start_on_url(url: &str, args: &[&str]) -> TestServer {
+        let mut full = vec!["--database-url", url];
+        full.extend_from_slice(args);
+        Self::spawn_with(None, &full, &[], Stdio::inherit())
+    }
+
     /// Starts the binary on `db_path` with its logs (stderr) sent to `stderr`, and waits for the
     /// `listening on <addr>` line.
     fn spawn(db_path: &Path, args: &[&str], envs: &[(&str, &str)], stderr: Stdio) -> TestServer {
+        Self::spawn_with(Some(db_path), args, envs, stderr)
+    }
+
+    /// [`TestServer::spawn`], or without a file when `args` name the database.
+    fn spawn_with(
+        db_path: Option<&Path>,
+        args: &[&str],
+        envs: &[(&str, &str)],
+        stderr: Stdio,
+    ) -> TestServer {
         let mut command = Command::new(env!("CARGO_BIN_EXE_gomoku-server"));
+        command.arg("--addr").arg("127.0.0.1:0");
+        if let Some(db_path) = db_path {
+            command
+                .arg("--database-url")
+                .arg(format!("sqlite://{}", db_path.display()));
+        }
         command
-            .arg("--addr")
-            .arg("127.0.0.1:0")
-            .arg("--database-url")
-            .arg(format!("sqlite://{}", db_path.display()))
             .args(args)
             .env_remove("WECHAT_APPID")
             .env_remove("WECHAT_SECRET")
@@ -86,7 +105,7 @@ impl TestServer {
         };
         TestServer {
             base: format!("http://{addr}"),
-            db_path: db_path.to_path_buf(),
+            db_path: db_path.map(Path::to_path_buf).unwrap_or_default(),
             child,
             dir: None,
         }

@@ -1,287 +1,59 @@
-//! Games and their moves: the `games` and `moves` tables, mapped to the rules' types.
+//! Games and their moves: the operations on the `games` and `moves` tables (load, insert,
+//! commit a change, delete, list).
 //!
 //! A game is stored as its settings plus one row per move. Loading replays the moves through
 //! the rules (then applies a stored resignation), so a loaded [`Game`] is always one the judge
-//! accepted. The status columns on `games` mirror that replay for listings.
+//! accepted. The status columns on `games` (status, end reason, win line, side to move) mirror
+//! that replay for listings, written from the rules' [`Outcome`](gomoku_rules::Outcome) at every
+//! commit, never worked out anew.
 //!
 //! Writes are optimistic: a handler loads a game, works out the change (which may include an
 //! AI search, done without holding any lock), then commits it guarded by the `version` it
 //! loaded. If another request changed the game meanwhile, nothing is written and the caller
-//! re-reads. The primary key (game_id, ply) backs this up: two moves can never share a ply.
+//! hears [`Written::Stale`]. The primary key (game_id, ply) backs this up: two moves can never
+//! share a ply. The cap on unfinished games is checked in the same write as the change that
+//! would pass it (a new game, or an undo that reopens a finished one).
 //!
-//! The [`PositionCache`] keeps each game as last committed, so the hot path (load, play,
-//! commit) reads nothing from the file and replays nothing.
+//! [`model`] holds the types, [`rows`] maps rows to them, [`cache`] keeps each game as last
+//! committed.
 
-use gomoku_engine::Level;
-use gomoku_rules::{DrawReason, Game, Outcome, Point, Rule, Stone, WinReason};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+pub(super) mod cache;
+mod model;
+mod rows;
 
-use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, SqliteConnection};
+use std::sync::Arc;
+
+use gomoku_rules::EndReason;
+use sqlx::SqliteConnection;
 
 use super::writer::OnCommit;
 use super::{now, Db, StoreError};
+pub use model::{
+    AiSetting, Change, GameRow, Mode, NewGame, StatusFilter, StoredGame, StoredMove, Summary,
+    UnknownMode, Written,
+};
+use rows::{stone_value, win_line_json, GAME_COLUMNS, MOVE_COLUMNS, SUMMARY_COLUMNS};
 
-/// Who plays: two people on one device, or a person against the AI.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Local,
-    Ai,
-}
-
-impl Mode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Local => "local",
-            Mode::Ai => "ai",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Mode> {
-        match s {
-            "local" => Some(Mode::Local),
-            "ai" => Some(Mode::Ai),
-            _ => None,
-        }
-    }
-}
-
-/// The AI's side of an `ai`-mode game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AiSetting {
-    pub level: Level,
-    /// The colour the AI plays.
-    pub player: Stone,
-}
-
-/// A game's settings and bookkeeping, as in its `games` row.
-#[derive(Debug, Clone)]
-pub struct GameRow {
-    pub id: String,
-    /// The owner.
-    pub player_id: String,
-    pub mode: Mode,
-    pub rule: Rule,
-    pub board_size: usize,
-    pub ai: Option<AiSetting>,
-    pub resigned_by: Option<Stone>,
-    pub move_count: usize,
-    pub version: i64,
-    pub created_at: String,
-    pub updated_at: String,
-    pub finished_at: Option<String>,
-}
-
-/// One stored move.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoredMove {
-    pub point: Point,
-    pub stone: Stone,
-    pub played_at: String,
-}
-
-/// A loaded game: its row, its moves, and the position rebuilt from them.
-#[derive(Debug, Clone)]
-pub struct StoredGame {
-    pub row: GameRow,
-    pub moves: Vec<StoredMove>,
-    pub game: Game,
-}
-
-/// Where a game stands, in the words stored and served: status, winner, end reason, win line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Standing {
-    /// "playing", "black_won", "white_won" or "draw".
-    pub status: &'static str,
-    pub winner: Option<Stone>,
-    /// "five", "resign", "board_full" or "no_five_possible"; None while playing.
-    pub end_reason: Option<&'static str>,
-    pub win_line: Vec<Point>,
-}
-
-impl Standing {
-    pub fn of(game: &Game) -> Standing {
-        match game.outcome() {
-            Outcome::Ongoing => Standing {
-                status: "playing",
-                winner: None,
-                end_reason: None,
-                win_line: vec![],
-            },
-            Outcome::Win {
-                winner,
-                reason,
-                line,
-            } => Standing {
-                status: match winner {
-                    Stone::Black => "black_won",
-                    Stone::White => "white_won",
-                },
-                winner: Some(*winner),
-                end_reason: Some(match reason {
-                    WinReason::Five => "five",
-                    WinReason::Resign => "resign",
-                }),
-                win_line: line.clone(),
-            },
-            Outcome::Draw { reason } => Standing {
-                status: "draw",
-                winner: None,
-                end_reason: Some(match reason {
-                    DrawReason::BoardFull => "board_full",
-                    DrawReason::NoFivePossible => "no_five_possible",
-                }),
-                win_line: vec![],
-            },
-        }
-    }
-
-    pub fn is_over(&self) -> bool {
-        self.status != "playing"
-    }
-
-    fn win_line_json(&self) -> Option<String> {
-        if self.win_line.is_empty() {
-            return None;
-        }
-        let pairs: Vec<[usize; 2]> = self.win_line.iter().map(|p| [p.row, p.col]).collect();
-        serde_json::to_string(&pairs).ok()
-    }
-}
-
-/// A listing entry: the row plus what a summary shows without replaying the game.
-#[derive(Debug, Clone)]
-pub struct SummaryRow {
-    pub row: GameRow,
-    pub status: String,
-    pub end_reason: Option<String>,
-    pub win_line: Vec<Point>,
-    pub last_move: Option<(Point, Stone)>,
-}
-
-impl SummaryRow {
-    pub fn winner(&self) -> Option<Stone> {
-        match self.status.as_str() {
-            "black_won" => Some(Stone::Black),
-            "white_won" => Some(Stone::White),
-            _ => None,
-        }
-    }
-}
-
-/// Which games a listing shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StatusFilter {
-    All,
-    Playing,
-    Finished,
-}
-
-const GAME_COLUMNS: &str =
-    "g.id, g.player_id, g.mode, g.rule, g.board_size, g.ai_level, g.ai_player, g.resigned_by, \
-     g.move_count, g.version, g.created_at, g.updated_at, g.finished_at";
-
-fn stone_of(value: i64) -> Option<Stone> {
-    u8::try_from(value).ok().and_then(Stone::from_u8)
-}
-
-fn game_row(r: &SqliteRow) -> Result<GameRow, StoreError> {
-    let id: String = r.try_get("id")?;
-    let corrupt = |what: &str| StoreError::Corrupt(id.clone(), what.to_string());
-    let mode = Mode::parse(r.try_get::<&str, _>("mode")?).ok_or_else(|| corrupt("mode"))?;
-    let rule = r
-        .try_get::<&str, _>("rule")?
-        .parse::<Rule>()
-        .map_err(|_| corrupt("rule"))?;
-    let board_size =
-        usize::try_from(r.try_get::<i64, _>("board_size")?).map_err(|_| corrupt("board size"))?;
-    let ai = match (
-        r.try_get::<Option<&str>, _>("ai_level")?,
-        r.try_get::<Option<i64>, _>("ai_player")?,
-    ) {
-        (Some(level), Some(player)) => Some(AiSetting {
-            level: Level::parse(level).ok_or_else(|| corrupt("ai level"))?,
-            player: stone_of(player).ok_or_else(|| corrupt("ai player"))?,
-        }),
-        _ => None,
-    };
-    let resigned_by = match r.try_get::<Option<i64>, _>("resigned_by")? {
-        Some(v) => Some(stone_of(v).ok_or_else(|| corrupt("resigned_by"))?),
-        None => None,
-    };
-    let move_count =
-        usize::try_from(r.try_get::<i64, _>("move_count")?).map_err(|_| corrupt("move count"))?;
-    Ok(GameRow {
-        player_id: r.try_get("player_id")?,
-        mode,
-        rule,
-        board_size,
-        ai,
-        resigned_by,
-        move_count,
-        version: r.try_get("version")?,
-        created_at: r.try_get("created_at")?,
-        updated_at: r.try_get("updated_at")?,
-        finished_at: r.try_get("finished_at")?,
-        id,
-    })
-}
-
-/// Rebuilds the position of a stored game: replays the moves, then the resignation.
-pub fn rebuild(row: &GameRow, moves: &[StoredMove]) -> Result<Game, StoreError> {
-    let corrupt = |what: String| StoreError::Corrupt(row.id.clone(), what);
-    let points: Vec<Point> = moves.iter().map(|m| m.point).collect();
-    let mut game = Game::replay(row.board_size, row.rule, &points)
-        .map_err(|(index, e)| corrupt(format!("move {index}: {e:?}")))?;
-    if let Some(colour) = row.resigned_by {
-        if game.to_move() != Some(colour) {
-            return Err(corrupt("resignation by the side not to move".into()));
-        }
-        game.resign()
-            .map_err(|e| corrupt(format!("resignation: {e:?}")))?;
-    }
-    Ok(game)
-}
-
-/// Games as this process last committed them, with their rebuilt positions, so the hot path
-/// neither reads every move nor replays them through the judge.
-///
-/// Only the writer task changes entries (in hooks that run right after each commit, in commit
-/// order), so an entry is always the committed state of its game: the process is the only
-/// writer of its database file. Loads never fill it, since a load racing a write or a delete
-/// could put back a state that is no longer true. A game not in the cache (not written since the
-/// start, or evicted) is read from the database.
-#[derive(Debug, Default)]
-pub struct PositionCache {
-    // A std Mutex, not tokio's: nothing awaits while it is held.
-    entries: Mutex<HashMap<String, Arc<StoredGame>>>,
-}
-
-/// Games remembered at once; past this the cache starts over (it is only a shortcut).
-const POSITION_CACHE_LIMIT: usize = 10_000;
-
-impl PositionCache {
-    fn get(&self, id: &str) -> Option<Arc<StoredGame>> {
-        self.entries.lock().ok()?.get(id).cloned()
-    }
-
-    fn put(&self, stored: &Arc<StoredGame>) {
-        if let Ok(mut entries) = self.entries.lock() {
-            if entries.len() >= POSITION_CACHE_LIMIT && !entries.contains_key(&stored.row.id) {
-                entries.clear();
-            }
-            entries.insert(stored.row.id.clone(), stored.clone());
-        }
-    }
-
-    /// Drops a game (deleted, or found changed by someone else).
-    pub fn forget(&self, id: &str) {
-        if let Ok(mut entries) = self.entries.lock() {
-            entries.remove(id);
-        }
-    }
-}
+/// Adds a game (at version 0).
+const INSERT_GAME: &str = "insert into games (id, player_id, mode, rule, board_size, ai_level, \
+    ai_player, status, end_reason, win_line, to_move, resigned_by, move_count, version, \
+    created_at, updated_at, finished_at) \
+    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)";
+/// A player's games in play (for the cap on unfinished games).
+const COUNT_PLAYING: &str = "select count(*) from games where player_id = ? and status = 'playing'";
+/// Adds a move.
+const INSERT_MOVE: &str =
+    "insert into moves (game_id, ply, row, col, player, played_at) values (?, ?, ?, ?, ?, ?)";
+/// The update of a change, guarded by the version the change was computed from.
+const UPDATE_GAME: &str = "update games set status = ?, end_reason = ?, win_line = ?, \
+    to_move = ?, resigned_by = ?, move_count = ?, version = version + 1, updated_at = ?, \
+    finished_at = ? where id = ? and version = ?;";
+/// Takes back moves from a ply on, if the statement before changed one row.
+const DELETE_MOVES_FROM: &str =
+    "delete from moves where game_id = ? and ply >= ? and changes() = 1;";
+/// Adds a move, if the statement before changed one row.
+const INSERT_MOVE_GUARDED: &str = "insert into moves (game_id, ply, row, col, player, played_at) \
+    select ?, ?, ?, ?, ?, ? where changes() = 1;";
 
 /// Loads the caller's game `id` (None if it is not theirs or does not exist). The game may be
 /// the cache's own: a change to it is made on copies.
@@ -293,20 +65,10 @@ pub async fn load(
     if let Some(cached) = db.positions().get(id) {
         return Ok((cached.row.player_id == player_id).then_some(cached));
     }
-    load_all(db, player_id, id).await
-}
-
-/// Loads a game with all its moves and replays them.
-async fn load_all(
-    db: &Db,
-    player_id: &str,
-    id: &str,
-) -> Result<Option<Arc<StoredGame>>, StoreError> {
     // One statement, so the game row and its moves come from the same snapshot: a row per
     // move (or one row with null move columns for a game without moves).
     let sql = format!(
-        "select {GAME_COLUMNS}, m.row as m_row, m.col as m_col, m.player as m_player, \
-         m.played_at as m_at \
+        "select {GAME_COLUMNS}, {MOVE_COLUMNS} \
          from games g left join moves m on m.game_id = g.id \
          where g.id = ? and g.player_id = ? order by m.ply"
     );
@@ -318,21 +80,10 @@ async fn load_all(
     let Some(first) = rows.first() else {
         return Ok(None);
     };
-    let row = game_row(first)?;
+    let row = rows::game_row(first)?;
     let mut moves = Vec::with_capacity(rows.len());
-    for m in &rows {
-        let Some(r) = m.try_get::<Option<i64>, _>("m_row")? else {
-            continue;
-        };
-        let bad = || StoreError::Corrupt(row.id.clone(), "move row".into());
-        moves.push(StoredMove {
-            point: Point::new(
-                usize::try_from(r).map_err(|_| bad())?,
-                usize::try_from(m.try_get::<i64, _>("m_col")?).map_err(|_| bad())?,
-            ),
-            stone: stone_of(m.try_get("m_player")?).ok_or_else(bad)?,
-            played_at: m.try_get("m_at")?,
-        });
+    for r in &rows {
+        moves.extend(rows::joined_move(r, &row.id)?);
     }
     if moves.len() != row.move_count {
         return Err(StoreError::Corrupt(
@@ -340,65 +91,64 @@ async fn load_all(
             "move count differs from moves".into(),
         ));
     }
-    let game = rebuild(&row, &moves)?;
+    let game = rows::rebuild(&row, &moves)?;
     Ok(Some(Arc::new(StoredGame { row, moves, game })))
 }
 
-/// A new game to store, with any moves it starts with (the AI's first move, or an import).
-#[derive(Debug, Clone)]
-pub struct NewGame {
-    pub player_id: String,
-    pub mode: Mode,
-    pub ai: Option<AiSetting>,
-    pub resigned_by: Option<Stone>,
-    pub moves: Vec<StoredMove>,
-    /// The position after `moves` (and the resignation, if any); it holds the rule and the
-    /// board size.
-    pub game: Game,
-}
-
-/// Stores a new game; `Ok(None)` when it would be playing and the player already has
-/// `max_unfinished` playing games. The count and the insert share one write transaction, so
-/// concurrent creations cannot overshoot the cap.
-pub async fn insert(
-    db: &Db,
-    new: NewGame,
-    max_unfinished: u32,
-) -> Result<Option<Arc<StoredGame>>, StoreError> {
+/// Runs a write of a game through the writer and records a stored result in the position cache.
+async fn write_game<F>(db: &Db, work: F) -> Result<Written, StoreError>
+where
+    F: for<'c> FnOnce(
+            &'c mut SqliteConnection,
+        ) -> super::writer::BoxFuture<'c, Result<Written, StoreError>>
+        + Send
+        + 'static,
+{
     let positions = db.positions().clone();
-    let remember: OnCommit<Option<Arc<StoredGame>>> = Box::new(move |stored| {
-        if let Some(stored) = stored {
+    let remember: OnCommit<Written> = Box::new(move |written| {
+        if let Written::Stored(stored) = written {
             positions.put(stored);
         }
     });
-    db.writer()
-        .write_then(
-            move |conn| Box::pin(insert_in(conn, new, max_unfinished)),
-            Some(remember),
-        )
-        .await
+    db.writer().write_then(work, Some(remember)).await
+}
+
+/// Whether the player already has `cap` games in play (inside the writer's transaction, so a
+/// concurrent write cannot slip past the count).
+async fn at_cap(
+    conn: &mut SqliteConnection,
+    player_id: &str,
+    cap: u32,
+) -> Result<bool, StoreError> {
+    let playing: i64 = sqlx::query_scalar(COUNT_PLAYING)
+        .bind(player_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    Ok(playing >= i64::from(cap))
+}
+
+/// Stores a new game: [`Written::OverCap`] when it would be playing and the player already has
+/// `cap` playing games.
+pub async fn insert(db: &Db, new: NewGame, cap: u32) -> Result<Written, StoreError> {
+    write_game(db, move |conn| Box::pin(insert_in(conn, new, cap))).await
 }
 
 /// The write of [`insert`], inside the writer's transaction.
 async fn insert_in(
     conn: &mut SqliteConnection,
     new: NewGame,
-    max_unfinished: u32,
-) -> Result<Option<Arc<StoredGame>>, StoreError> {
+    cap: u32,
+) -> Result<Written, StoreError> {
     let id = uuid::Uuid::new_v4().to_string();
     let at = now();
-    let standing = Standing::of(&new.game);
-    let finished_at = standing.is_over().then(|| at.clone());
-    if !standing.is_over() {
-        let playing: i64 = sqlx::query_scalar(COUNT_PLAYING)
-            .bind(&new.player_id)
-            .fetch_one(&mut *conn)
-            .await?;
-        if playing >= i64::from(max_unfinished) {
-            return Ok(None);
-        }
+    let outcome = new.game.outcome();
+    let status = outcome.status();
+    if !status.is_over() && at_cap(conn, &new.player_id, cap).await? {
+        return Ok(Written::OverCap);
     }
+    let finished_at = status.is_over().then(|| at.clone());
     let (rule, board_size) = (new.game.rule(), new.game.size());
+    let resigned_by = outcome.resigned_by();
     sqlx::query(INSERT_GAME)
         .bind(&id)
         .bind(&new.player_id)
@@ -406,18 +156,29 @@ async fn insert_in(
         .bind(rule.as_str())
         .bind(board_size as i64)
         .bind(new.ai.map(|a| a.level.as_str()))
-        .bind(new.ai.map(|a| i64::from(a.player.as_u8())))
-        .bind(standing.status)
-        .bind(standing.end_reason)
-        .bind(standing.win_line_json())
-        .bind(new.resigned_by.map(|s| i64::from(s.as_u8())))
+        .bind(new.ai.map(|a| stone_value(a.player)))
+        .bind(status.as_str())
+        .bind(outcome.end_reason().map(EndReason::as_str))
+        .bind(win_line_json(outcome.win_line()))
+        .bind(new.game.to_move().map(stone_value))
+        .bind(resigned_by.map(stone_value))
         .bind(new.moves.len() as i64)
         .bind(&at)
         .bind(&at)
         .bind(&finished_at)
         .execute(&mut *conn)
         .await?;
-    insert_moves(conn, &id, &new.moves).await?;
+    for (ply, m) in new.moves.iter().enumerate() {
+        sqlx::query(INSERT_MOVE)
+            .bind(&id)
+            .bind(ply as i64)
+            .bind(m.point.row as i64)
+            .bind(m.point.col as i64)
+            .bind(stone_value(m.stone))
+            .bind(&m.played_at)
+            .execute(&mut *conn)
+            .await?;
+    }
     let row = GameRow {
         id,
         player_id: new.player_id,
@@ -425,117 +186,55 @@ async fn insert_in(
         rule,
         board_size,
         ai: new.ai,
-        resigned_by: new.resigned_by,
+        status,
+        resigned_by,
         move_count: new.moves.len(),
         version: 0,
         created_at: at.clone(),
         updated_at: at,
         finished_at,
     };
-    Ok(Some(Arc::new(StoredGame {
+    Ok(Written::Stored(Arc::new(StoredGame {
         row,
         moves: new.moves,
         game: new.game,
     })))
 }
 
-/// Stores the moves of a new game, from ply 0.
-async fn insert_moves(
-    conn: &mut SqliteConnection,
-    game_id: &str,
-    moves: &[StoredMove],
-) -> Result<(), sqlx::Error> {
-    for (ply, m) in moves.iter().enumerate() {
-        sqlx::query(INSERT_MOVE)
-            .bind(game_id)
-            .bind(ply as i64)
-            .bind(m.point.row as i64)
-            .bind(m.point.col as i64)
-            .bind(i64::from(m.stone.as_u8()))
-            .bind(&m.played_at)
-            .execute(&mut *conn)
-            .await?;
-    }
-    Ok(())
-}
-
-/// A change to a loaded game: of its stored moves the first `keep` stay, and the game's moves
-/// become `moves` (so `moves[keep..]` are new), with `game` the position after them.
-#[derive(Debug, Clone)]
-pub struct Change {
-    /// The row as loaded; its version guards the update.
-    pub row: GameRow,
-    pub keep: usize,
-    pub moves: Vec<StoredMove>,
-    pub game: Game,
-    pub resigned_by: Option<Stone>,
-    pub at: String,
-}
-
-/// Adds a game (at version 0).
-const INSERT_GAME: &str = "insert into games (id, player_id, mode, rule, board_size, ai_level, \
-    ai_player, status, end_reason, win_line, resigned_by, move_count, version, created_at, \
-    updated_at, finished_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)";
-/// A player's games in play (for the cap on unfinished games).
-const COUNT_PLAYING: &str = "select count(*) from games where player_id = ? and status = 'playing'";
-/// Adds a move.
-const INSERT_MOVE: &str =
-    "insert into moves (game_id, ply, row, col, player, played_at) values (?, ?, ?, ?, ?, ?)";
-
-/// The update of a change, guarded by the version the change was computed from.
-const UPDATE_GAME: &str = "update games set status = ?, end_reason = ?, win_line = ?, \
-    resigned_by = ?, move_count = ?, version = version + 1, updated_at = ?, finished_at = ? \
-    where id = ? and version = ?;";
-/// Takes back moves from a ply on, if the statement before changed one row.
-const DELETE_MOVES_FROM: &str =
-    "delete from moves where game_id = ? and ply >= ? and changes() = 1;";
-/// Adds a move, if the statement before changed one row.
-const INSERT_MOVE_GUARDED: &str = "insert into moves (game_id, ply, row, col, player, played_at) \
-    select ?, ?, ?, ?, ?, ? where changes() = 1;";
-
-/// Commits a change if the game is still at the version it was loaded at. Returns the game as
-/// now stored, or None when another request got there first (nothing is written then).
-pub async fn commit(db: &Db, change: Change) -> Result<Option<Arc<StoredGame>>, StoreError> {
+/// Commits a change if the game is still at the version it was loaded at, and, when the change
+/// reopens a finished game, if its player has fewer than `cap` games in play.
+pub async fn commit(db: &Db, change: Change, cap: u32) -> Result<Written, StoreError> {
     let id = change.row.id.clone();
-    let positions = db.positions().clone();
-    let remember: OnCommit<Arc<StoredGame>> = Box::new(move |stored| positions.put(stored));
-    let result = db
-        .writer()
-        .write_then(
-            move |conn| Box::pin(commit_in(conn, change)),
-            Some(remember),
-        )
-        .await;
-    match result {
-        Ok(stored) => Ok(Some(stored)),
-        Err(StoreError::Conflict) => {
-            // Usually another request of ours won, and the cache already holds its result;
-            // but if something else wrote the file, the cached state is stale: read it afresh.
-            db.positions().forget(&id);
-            Ok(None)
-        }
-        Err(e) => Err(e),
+    let written = write_game(db, move |conn| Box::pin(commit_in(conn, change, cap))).await?;
+    if let Written::Stale = written {
+        // Usually another request of ours won, and the cache already holds its result; but if
+        // something else wrote the file, the cached state is stale: read it afresh next time.
+        db.positions().forget(&id);
     }
+    Ok(written)
 }
 
-/// The write of [`commit`], inside the writer's transaction: [`StoreError::Conflict`] when the
-/// game is no longer at the version the change was computed from.
+/// The write of [`commit`], inside the writer's transaction.
 async fn commit_in(
     conn: &mut SqliteConnection,
     change: Change,
-) -> Result<Arc<StoredGame>, StoreError> {
+    cap: u32,
+) -> Result<Written, StoreError> {
     let Change {
         row,
         keep,
         moves,
         game,
-        resigned_by,
         at,
     } = change;
-    let standing = Standing::of(&game);
+    let outcome = game.outcome();
+    let status = outcome.status();
+    if row.status.is_over() && !status.is_over() && at_cap(conn, &row.player_id, cap).await? {
+        return Ok(Written::OverCap);
+    }
     let move_count = moves.len();
     // The finish time stays that of the first finish; a reopened game loses it.
-    let finished_at = if standing.is_over() {
+    let finished_at = if status.is_over() {
         Some(row.finished_at.clone().unwrap_or_else(|| at.clone()))
     } else {
         None
@@ -548,6 +247,7 @@ async fn commit_in(
             "a change may truncate or append, not both".into(),
         ));
     }
+    let resigned_by = outcome.resigned_by();
     // One call to SQLite for the whole change (each call is a round trip to the connection's
     // thread). Every statement after the update runs only if the one before it changed exactly
     // one row, so a stale version changes nothing at all.
@@ -559,10 +259,11 @@ async fn commit_in(
         sql.push_str(INSERT_MOVE_GUARDED);
     }
     let mut query = sqlx::query(&sql)
-        .bind(standing.status)
-        .bind(standing.end_reason)
-        .bind(standing.win_line_json())
-        .bind(resigned_by.map(|s| i64::from(s.as_u8())))
+        .bind(status.as_str())
+        .bind(outcome.end_reason().map(EndReason::as_str))
+        .bind(win_line_json(outcome.win_line()))
+        .bind(game.to_move().map(stone_value))
+        .bind(resigned_by.map(stone_value))
         .bind(move_count as i64)
         .bind(&at)
         .bind(&finished_at)
@@ -577,11 +278,11 @@ async fn commit_in(
             .bind((keep + i) as i64)
             .bind(m.point.row as i64)
             .bind(m.point.col as i64)
-            .bind(i64::from(m.stone.as_u8()))
+            .bind(stone_value(m.stone))
             .bind(&m.played_at);
     }
     match query.execute(&mut *conn).await {
-        Ok(done) if done.rows_affected() == 0 => return Err(StoreError::Conflict),
+        Ok(done) if done.rows_affected() == 0 => return Ok(Written::Stale),
         Ok(_) => {}
         // The version guard makes this unreachable in one process; the primary key still
         // decides if another process writes the same file.
@@ -589,11 +290,12 @@ async fn commit_in(
             if e.as_database_error()
                 .is_some_and(|d| d.is_unique_violation()) =>
         {
-            return Err(StoreError::Conflict)
+            return Ok(Written::Stale)
         }
         Err(e) => return Err(e.into()),
     }
     let row = GameRow {
+        status,
         resigned_by,
         move_count,
         version: row.version + 1,
@@ -601,7 +303,7 @@ async fn commit_in(
         finished_at,
         ..row
     };
-    Ok(Arc::new(StoredGame { row, moves, game }))
+    Ok(Written::Stored(Arc::new(StoredGame { row, moves, game })))
 }
 
 /// Deletes the caller's game and its moves; false if there was none.
@@ -619,7 +321,7 @@ pub async fn delete(db: &Db, player_id: &str, id: &str) -> Result<bool, StoreErr
                         .bind(&player_id)
                         .execute(&mut *conn)
                         .await?;
-                    Ok(done.rows_affected() > 0)
+                    Ok::<_, StoreError>(done.rows_affected() > 0)
                 })
             },
             Some(forget),
@@ -628,14 +330,15 @@ pub async fn delete(db: &Db, player_id: &str, id: &str) -> Result<bool, StoreErr
 }
 
 /// A page of the caller's games, newest activity first, starting after `after`
-/// (the `(updated_at, id)` of the last game of the previous page).
+/// (the `(updated_at, id)` of the last game of the previous page, or any pair of strings: the
+/// order is that of the text).
 pub async fn list(
     db: &Db,
     player_id: &str,
     filter: StatusFilter,
     limit: usize,
     after: Option<(&str, &str)>,
-) -> Result<Vec<SummaryRow>, StoreError> {
+) -> Result<Vec<Summary>, StoreError> {
     let status_clause = match filter {
         StatusFilter::All => "",
         StatusFilter::Playing => "and g.status = 'playing'",
@@ -647,9 +350,7 @@ pub async fn list(
         ""
     };
     let sql = format!(
-        "select {GAME_COLUMNS}, g.status, g.end_reason, g.win_line, m.row as last_row, \
-         m.col as last_col, \
-         m.player as last_player \
+        "select {GAME_COLUMNS}, {SUMMARY_COLUMNS} \
          from games g left join moves m on m.game_id = g.id and m.ply = g.move_count - 1 \
          where g.player_id = ? {status_clause} {after_clause} \
          order by g.updated_at desc, g.id desc limit ?"
@@ -659,41 +360,7 @@ pub async fn list(
         query = query.bind(updated_at).bind(id);
     }
     let rows = query.bind(limit as i64).fetch_all(db.reader()).await?;
-    rows.iter()
-        .map(|r| {
-            let row = game_row(r)?;
-            let corrupt = |what: &str| StoreError::Corrupt(row.id.clone(), what.to_string());
-            let win_line = match r.try_get::<Option<String>, _>("win_line")? {
-                Some(text) => serde_json::from_str::<Vec<[usize; 2]>>(&text)
-                    .map_err(|_| corrupt("win line"))?
-                    .into_iter()
-                    .map(|[row, col]| Point::new(row, col))
-                    .collect(),
-                None => vec![],
-            };
-            let last_move = match (
-                r.try_get::<Option<i64>, _>("last_row")?,
-                r.try_get::<Option<i64>, _>("last_col")?,
-                r.try_get::<Option<i64>, _>("last_player")?,
-            ) {
-                (Some(lr), Some(lc), Some(lp)) => Some((
-                    Point::new(
-                        usize::try_from(lr).map_err(|_| corrupt("last move"))?,
-                        usize::try_from(lc).map_err(|_| corrupt("last move"))?,
-                    ),
-                    stone_of(lp).ok_or_else(|| corrupt("last move"))?,
-                )),
-                _ => None,
-            };
-            Ok(SummaryRow {
-                status: r.try_get("status")?,
-                end_reason: r.try_get("end_reason")?,
-                win_line,
-                last_move,
-                row,
-            })
-        })
-        .collect()
+    rows.iter().map(rows::summary).collect()
 }
 
 #[cfg(test)]
@@ -701,6 +368,7 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::store::players;
+    use gomoku_rules::{Game, Point, Rule, Status};
 
     async fn db_in(dir: &tempfile::TempDir) -> Db {
         let url = format!("sqlite://{}", dir.path().join("t.db").display());
@@ -724,8 +392,24 @@ mod tests {
             keep: stored.moves.len(),
             moves,
             game,
-            resigned_by: None,
             at: now(),
+        }
+    }
+
+    fn stored(written: Written) -> Arc<StoredGame> {
+        match written {
+            Written::Stored(stored) => stored,
+            other => panic!("expected a stored game, got {other:?}"),
+        }
+    }
+
+    fn new_game(player: &str) -> NewGame {
+        NewGame {
+            player_id: player.to_string(),
+            mode: Mode::Local,
+            ai: None,
+            moves: vec![],
+            game: Game::new(9, Rule::Freestyle).unwrap(),
         }
     }
 
@@ -735,26 +419,15 @@ mod tests {
     async fn version_guard_and_cache_agree_with_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let db = db_in(&dir).await;
-        let player = players::create_anonymous(&db).await.unwrap();
-        let new = NewGame {
-            player_id: player.clone(),
-            mode: Mode::Local,
-            ai: None,
-            resigned_by: None,
-            moves: vec![],
-            game: Game::new(15, Rule::Freestyle).unwrap(),
-        };
-        let created = insert(&db, new, 10).await.unwrap().unwrap();
+        let player = players::tests::anonymous(&db).await;
+        let created = stored(insert(&db, new_game(&player), 10).await.unwrap());
         let id = created.row.id.clone();
 
-        let first = play(&created, Point::new(7, 7));
+        let first = play(&created, Point::new(4, 4));
         let rival = play(&created, Point::new(3, 3));
-        let landed = commit(&db, first)
-            .await
-            .unwrap()
-            .expect("the first change lands");
+        let landed = stored(commit(&db, first, 10).await.unwrap());
         assert!(
-            commit(&db, rival).await.unwrap().is_none(),
+            matches!(commit(&db, rival, 10).await.unwrap(), Written::Stale),
             "the stale change is refused"
         );
 
@@ -765,6 +438,7 @@ mod tests {
             assert_eq!(loaded.moves, landed.moves);
             assert_eq!(loaded.game, landed.game);
             assert_eq!(loaded.row.version, 1);
+            assert_eq!(loaded.row.status, Status::Playing);
         }
         assert!(
             load(&db, "someone-else", &id).await.unwrap().is_none(),
@@ -777,24 +451,55 @@ mod tests {
     async fn unfinished_cap() {
         let dir = tempfile::tempdir().unwrap();
         let db = db_in(&dir).await;
-        let player = players::create_anonymous(&db).await.unwrap();
-        let new = || NewGame {
-            player_id: player.clone(),
-            mode: Mode::Local,
-            ai: None,
-            resigned_by: None,
-            moves: vec![],
-            game: Game::new(9, Rule::Renju).unwrap(),
-        };
+        let player = players::tests::anonymous(&db).await;
         let (a, b, c) = tokio::join!(
-            insert(&db, new(), 2),
-            insert(&db, new(), 2),
-            insert(&db, new(), 2)
+            insert(&db, new_game(&player), 2),
+            insert(&db, new_game(&player), 2),
+            insert(&db, new_game(&player), 2)
         );
-        let made = [a, b, c]
-            .into_iter()
-            .filter(|r| matches!(r, Ok(Some(_))))
+        let results = [a.unwrap(), b.unwrap(), c.unwrap()];
+        let made = results
+            .iter()
+            .filter(|r| matches!(r, Written::Stored(_)))
             .count();
-        assert_eq!(made, 2);
+        let refused = results
+            .iter()
+            .filter(|r| matches!(r, Written::OverCap))
+            .count();
+        assert_eq!((made, refused), (2, 1));
+    }
+
+    /// A status the server does not know (a newer version's, or a hand edit) is an error when
+    /// read, in a listing as in a load, never taken for "playing".
+    #[tokio::test]
+    async fn unknown_stored_status_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = db_in(&dir).await;
+        let player = players::tests::anonymous(&db).await;
+        let id = stored(insert(&db, new_game(&player), 10).await.unwrap())
+            .row
+            .id
+            .clone();
+        // The check constraint stands in the way of a bad name; switch it off for this edit.
+        let mut conn = db.read.acquire().await.unwrap();
+        sqlx::query("pragma ignore_check_constraints = on")
+            .execute(&mut *conn)
+            .await
+            .unwrap();
+        sqlx::query("update games set status = 'abandoned' where id = ?")
+            .bind(&id)
+            .execute(&mut *conn)
+            .await
+            .unwrap();
+        drop(conn);
+        db.positions().forget(&id);
+        assert!(matches!(
+            list(&db, &player, StatusFilter::All, 10, None).await,
+            Err(StoreError::Corrupt(..))
+        ));
+        assert!(matches!(
+            load(&db, &player, &id).await,
+            Err(StoreError::Corrupt(..))
+        ));
     }
 }
