@@ -211,6 +211,20 @@ impl Reply {
         self.body["error"]["code"].as_str().unwrap_or("")
     }
 
+    /// Asserts a 429 RATE_LIMITED answer whose Retry-After header is whole seconds (1 to 60) and
+    /// agrees with the body's `retryAfter`; returns the wait.
+    pub fn assert_rate_limited(&self, what: &str) -> u64 {
+        self.assert_error(429, "RATE_LIMITED", what);
+        let wait: u64 = self
+            .header("retry-after")
+            .expect("Retry-After")
+            .parse()
+            .expect("Retry-After in whole seconds");
+        assert!((1..=60).contains(&wait), "{what}: Retry-After {wait}");
+        assert_eq!(self.body["error"]["retryAfter"], wait, "{what}");
+        wait
+    }
+
     /// A header as text, if present.
     pub fn header(&self, name: &str) -> Option<String> {
         self.headers

@@ -95,10 +95,7 @@ impl std::error::Error for UnknownLevel {}
 impl std::str::FromStr for Level {
     type Err = UnknownLevel;
     fn from_str(s: &str) -> Result<Level, UnknownLevel> {
-        Level::ALL
-            .into_iter()
-            .find(|level| level.as_str() == s)
-            .ok_or(UnknownLevel)
+        gomoku_rules::by_name(&Level::ALL, Level::as_str, s).ok_or(UnknownLevel)
     }
 }
 

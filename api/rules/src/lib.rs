@@ -63,7 +63,9 @@ impl FromStr for Rule {
     }
 }
 
-/// The inverse of an `as_str` over the list of every value, so each type defines its names once.
-pub(crate) fn by_name<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str, s: &str) -> Option<T> {
+/// The value of `all` whose name is `s`: the inverse of an `as_str` over the list of every value,
+/// so that each type defines its names once. The one way names are parsed, here and in the
+/// crates built on the rules.
+pub fn by_name<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str, s: &str) -> Option<T> {
     all.iter().copied().find(|&v| name(v) == s)
 }

@@ -177,8 +177,16 @@ pub fn parse_timestamp(s: &str) -> Option<OffsetDateTime> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A migrated database in a file of `dir`.
+    pub(crate) async fn db_in(dir: &tempfile::TempDir) -> Db {
+        let url = format!("sqlite://{}", dir.path().join("t.db").display());
+        let db = Db::open(&Config::for_database(&url)).await.unwrap();
+        db.migrate().await.unwrap();
+        db
+    }
 
     /// Stored timestamps have a fixed width, parse as RFC 3339, and sort as text in time order.
     #[test]

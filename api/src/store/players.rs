@@ -182,7 +182,7 @@ pub async fn sweep_sessions(db: &Db, before: String) -> Result<u64, StoreError> 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::config::Config;
+    use crate::store::tests::db_in;
 
     /// A new anonymous player's id, by way of a session.
     pub(crate) async fn anonymous(db: &Db) -> String {
@@ -191,11 +191,8 @@ pub(crate) mod tests {
             .unwrap()
     }
 
-    async fn db_in(dir: &tempfile::TempDir) -> Db {
-        let url = format!("sqlite://{}", dir.path().join("t.db").display());
-        let db = Db::open(&Config::for_database(&url)).await.unwrap();
-        db.migrate().await.unwrap();
-        db
+    fn an_hour_ago() -> String {
+        crate::store::ago(std::time::Duration::from_secs(3600))
     }
 
     /// A recent previous session renews its player once; an old one, an unknown one or a second
@@ -208,7 +205,7 @@ pub(crate) mod tests {
         let alice = start_session(&db, Who::Anonymous, first, None)
             .await
             .unwrap();
-        let since = crate::store::ago(std::time::Duration::from_secs(3600));
+        let since = an_hour_ago();
         let previous = |hash| Previous {
             token_hash: hash,
             renewable_since: &since,
@@ -248,7 +245,7 @@ pub(crate) mod tests {
         let someone = start_session(&db, Who::Anonymous, anonymous, None)
             .await
             .unwrap();
-        let since = crate::store::ago(std::time::Duration::from_secs(3600));
+        let since = an_hour_ago();
         let a = start_session(
             &db,
             Who::WeChat("o1".into()),

@@ -366,16 +366,9 @@ pub async fn list(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Config;
     use crate::store::players;
+    use crate::store::tests::db_in;
     use gomoku_rules::{Game, Point, Rule, Status};
-
-    async fn db_in(dir: &tempfile::TempDir) -> Db {
-        let url = format!("sqlite://{}", dir.path().join("t.db").display());
-        let db = Db::open(&Config::for_database(&url)).await.unwrap();
-        db.migrate().await.unwrap();
-        db
-    }
 
     fn play(stored: &StoredGame, point: Point) -> Change {
         let mut game = stored.game.clone();

@@ -35,10 +35,7 @@ pub struct UnknownMode;
 impl FromStr for Mode {
     type Err = UnknownMode;
     fn from_str(s: &str) -> Result<Mode, UnknownMode> {
-        Mode::ALL
-            .into_iter()
-            .find(|mode| mode.as_str() == s)
-            .ok_or(UnknownMode)
+        gomoku_rules::by_name(&Mode::ALL, Mode::as_str, s).ok_or(UnknownMode)
     }
 }
 
