@@ -855,12 +855,7 @@ async fn online_backup_restores_the_same_games() {
         .database()
         .sqlite_path()
         .with_file_name("backup-copy.db");
-    let mut backup = server.binary().command();
-    backup
-        .arg("--database-url")
-        .arg(server.database().url())
-        .arg("backup")
-        .arg(&copy);
+    let mut backup = server.binary().backup(server.database(), &copy);
     let output = tokio::task::spawn_blocking(move || backup.output().expect("run backup"))
         .await
         .unwrap();

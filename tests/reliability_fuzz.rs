@@ -470,7 +470,6 @@ const NO_METHOD: &[(u16, &str)] = &[(405, "METHOD_NOT_ALLOWED")];
 const BAD_NUMBER: &[(u16, &str)] = &[(400, "INVALID_JSON"), (422, "OUT_OF_BOUNDS")];
 const BAD_SETTINGS: &[(u16, &str)] = &[(400, "INVALID_JSON"), (422, "INVALID_SETTINGS")];
 const BAD_RECORD: &[(u16, &str)] = &[(400, "INVALID_JSON"), (422, "INVALID_RECORD")];
-const BAD_STEP: &[(u16, &str)] = &[(400, "INVALID_QUERY"), (422, "INVALID_STEP")];
 
 /// One hostile request and the answers its documentation allows.
 struct Hostile {
@@ -730,23 +729,6 @@ fn hostile_requests(id: &str) -> Vec<Hostile> {
             None,
             None,
             NOT_A_GAME,
-        ));
-    }
-    // Queries.
-    for query in [
-        "step=-1",
-        "step=abc",
-        "step=3",
-        "step=99999999999999999999999",
-        "step=1.5",
-        "step=",
-    ] {
-        list.push(hostile(
-            Method::GET,
-            &format!("/api/v1/games/{id}/replay?{query}"),
-            None,
-            None,
-            BAD_STEP,
         ));
     }
     // Unknown routes and methods.

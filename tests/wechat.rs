@@ -69,7 +69,7 @@ fn wechat_server(base: &str) -> ServerBuilder {
 /// `POST /sessions` with a login code.
 async fn login(server: &Server, code: &str) -> Reply {
     let body = json!({ "code": code });
-    Api::on(server).post("/api/v1/sessions", &body).await
+    Api::on(server).start_session(&body, &[]).await
 }
 
 /// The same WeChat user (two different login codes) gets the same playerId and sees the same
@@ -120,6 +120,44 @@ async fn same_wechat_user_gets_the_same_player() {
         assert_eq!(query["secret"], SECRET);
         assert_eq!(query["grant_type"], "authorization_code");
     }
+}
+
+/// With WeChat configured the openid decides the player: a `previousToken` of another player
+/// only ends that session. A code over 128 characters or with a control character is 400
+/// INVALID_JSON and never reaches WeChat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn previous_token_only_ends_the_old_session() {
+    let (base, seen) = fake_wechat().await;
+    let server = wechat_server(&base).start();
+    let api = Api::on(&server);
+    let a = login(&server, "code-a-1").await.ok(201, "login a");
+    let b = api
+        .start_session(
+            &json!({"code": "code-b-1", "previousToken": a["token"]}),
+            &[],
+        )
+        .await
+        .ok(201, "login b naming a's token");
+    assert_ne!(a["playerId"], b["playerId"], "the openid decides");
+    let old = api.player(a["token"].as_str().unwrap());
+    old.get("/api/v1/games").await.assert_error(
+        401,
+        "UNAUTHORIZED",
+        "the session named as previousToken",
+    );
+    let again = login(&server, "code-a-2").await.ok(201, "login a again");
+    assert_eq!(again["playerId"], a["playerId"], "a's player is still a's");
+
+    for code in ["code-a-".repeat(8_000), "code-a-\u{7}".to_string()] {
+        login(&server, &code)
+            .await
+            .assert_error(400, "INVALID_JSON", "a malformed code");
+    }
+    assert_eq!(
+        seen.lock().unwrap().len(),
+        3,
+        "malformed codes are not sent"
+    );
 }
 
 /// A code WeChat refuses (errcode 40029) is 401 UNAUTHORIZED and makes no session; a good code

@@ -230,7 +230,8 @@ fn main() {
         // has run for a while: while the WAL file still grows, every commit costs more.
         raw.commit(1000).await;
 
-        // Default durability; only the per-token write limit is lifted (many moves/s per token).
+        // Default durability; only the per-token write limit is lifted (many moves/s per token),
+        // and the per-address session limit, which the harness lifts for every server it starts.
         let server = gomoku_server!().args(NO_RATE_LIMIT).start();
         let moves = Arc::new(brick_fill(BOARD));
         let mut clients = Vec::new();

@@ -6,6 +6,9 @@
 //! raised shortly after the budget runs out or when the request is dropped (client gone, request
 //! timeout), so no search outlives its request by much. The permit travels into the blocking
 //! task, so the cap counts searches that are really running, not requests still waiting.
+//!
+//! Every search that starts is logged (`ai search`, at debug level, inside the request's span),
+//! which is how a test can count the searches one request made.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -15,13 +18,22 @@ use gomoku_engine::{Hint, Level, SearchOptions};
 use gomoku_rules::{Game, Point};
 use tokio::sync::Semaphore;
 
-use crate::error::ApiError;
-
 /// The hint's thinking time: short, since a person is waiting with nothing else to do.
 pub const HINT_BUDGET: Duration = Duration::from_millis(300);
 
 /// How long past its budget a search may run before the stop flag is raised.
 const GRACE: Duration = Duration::from_millis(50);
+
+/// Why the AI gave no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum AiError {
+    /// Every slot stayed taken past the queue deadline.
+    #[error("every AI slot is taken")]
+    Busy,
+    /// The search task failed (a panic in the engine).
+    #[error("the AI search failed: {0}")]
+    Failed(String),
+}
 
 #[derive(Debug, Clone)]
 pub struct Ai {
@@ -57,7 +69,7 @@ impl Ai {
     }
 
     /// The AI's move for the side to move in `game`.
-    pub async fn best_move(&self, game: Game, level: Level) -> Result<Option<Point>, ApiError> {
+    pub async fn best_move(&self, game: Game, level: Level) -> Result<Option<Point>, AiError> {
         self.run(self.budget(level), move |options| {
             gomoku_engine::best_move(&game, level, &options)
         })
@@ -65,22 +77,23 @@ impl Ai {
     }
 
     /// A suggestion for the side to move in `game`.
-    pub async fn hint(&self, game: Game) -> Result<Option<Hint>, ApiError> {
+    pub async fn hint(&self, game: Game) -> Result<Option<Hint>, AiError> {
         self.run(HINT_BUDGET, move |options| {
             gomoku_engine::hint(&game, &options)
         })
         .await
     }
 
-    async fn run<T, F>(&self, budget: Duration, search: F) -> Result<T, ApiError>
+    async fn run<T, F>(&self, budget: Duration, search: F) -> Result<T, AiError>
     where
         T: Send + 'static,
         F: FnOnce(SearchOptions) -> T + Send + 'static,
     {
         let permit = tokio::time::timeout(self.queue_timeout, self.permits.clone().acquire_owned())
             .await
-            .map_err(|_| ApiError::AiBusy)?
-            .map_err(ApiError::internal)?;
+            .map_err(|_| AiError::Busy)?
+            .map_err(|e| AiError::Failed(e.to_string()))?;
+        tracing::debug!(budget_ms = budget.as_millis() as u64, "ai search");
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = StopOnDrop(stop.clone());
         let watchdog = {
@@ -102,7 +115,7 @@ impl Ai {
         })
         .await;
         watchdog.abort();
-        result.map_err(|e| ApiError::internal(format!("ai search failed: {e}")))
+        result.map_err(|e| AiError::Failed(e.to_string()))
     }
 }
 
@@ -117,7 +130,7 @@ mod tests {
         let _held = ai.permits.clone().acquire_owned().await.unwrap();
         let started = std::time::Instant::now();
         let result = ai.run(Duration::from_millis(10), |_| 1).await;
-        assert!(matches!(result, Err(ApiError::AiBusy)));
+        assert!(matches!(result, Err(AiError::Busy)));
         assert!(started.elapsed() >= Duration::from_millis(50));
     }
 

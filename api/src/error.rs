@@ -15,7 +15,9 @@ use gomoku_rules::{ForbiddenKind, PlayError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::store::{is_busy, StoreError};
+use crate::ai::AiError;
+use crate::limits::RateLimited;
+use crate::store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -25,9 +27,13 @@ pub enum ApiError {
     /// 400: a query parameter is unknown in value, out of range or malformed.
     #[error("invalid query: {0}")]
     InvalidQuery(String),
-    /// 401: no valid bearer token (or a failed WeChat code exchange).
+    /// 401: no valid bearer token: none, malformed, never issued, or ended (or a failed WeChat
+    /// code exchange).
     #[error("a valid bearer token is required")]
     Unauthorized,
+    /// 401: the token names a session that went unused for too long.
+    #[error("the session has expired; start a new one, naming this token as previousToken")]
+    SessionExpired,
     /// 404: the id names no game of the caller.
     #[error("no such game")]
     GameNotFound,
@@ -49,6 +55,10 @@ pub enum ApiError {
     /// 409: the client's `ply` does not match the game.
     #[error("ply {ply} does not match the {move_count} moves on the board")]
     PlyMismatch { ply: i64, move_count: usize },
+    /// 409: the game changed while the AI was thinking of its reply; nothing was played (the
+    /// AI does not search twice for one request).
+    #[error("the game changed while the AI was thinking; nothing was played, reload the game")]
+    GameChanged,
     /// 409: no move to take back.
     #[error("there is no move to undo")]
     NothingToUndo,
@@ -76,10 +86,8 @@ pub enum ApiError {
         message: String,
         move_index: Option<usize>,
     },
-    /// 422: the replay step is not in 0..=moveCount.
-    #[error("invalid step: {0}")]
-    InvalidStep(String),
-    /// 429: too many writes for this token; retry after the given time.
+    /// 429: too many writes or hints for this token, or new sessions from this address; retry
+    /// after the given time.
     #[error("too many requests")]
     RateLimited { retry_after: Duration },
     /// 503: the database stayed locked by another writer past the busy timeout.
@@ -129,20 +137,21 @@ impl ApiError {
         use ApiError::*;
         match self {
             InvalidJson(_) | InvalidQuery(_) => StatusCode::BAD_REQUEST,
-            Unauthorized => StatusCode::UNAUTHORIZED,
+            Unauthorized | SessionExpired => StatusCode::UNAUTHORIZED,
             GameNotFound | NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             RequestTimeout => StatusCode::REQUEST_TIMEOUT,
-            CellOccupied | GameOver | PlyMismatch { .. } | NothingToUndo | TooManyGames(_) => {
-                StatusCode::CONFLICT
-            }
+            CellOccupied
+            | GameOver
+            | PlyMismatch { .. }
+            | GameChanged
+            | NothingToUndo
+            | TooManyGames(_) => StatusCode::CONFLICT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            OutOfBounds
-            | ForbiddenMove(_)
-            | InvalidSettings(_)
-            | InvalidRecord { .. }
-            | InvalidStep(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            OutOfBounds | ForbiddenMove(_) | InvalidSettings(_) | InvalidRecord { .. } => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             Busy | AiBusy => StatusCode::SERVICE_UNAVAILABLE,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -155,6 +164,7 @@ impl ApiError {
             InvalidJson(_) => "INVALID_JSON",
             InvalidQuery(_) => "INVALID_QUERY",
             Unauthorized => "UNAUTHORIZED",
+            SessionExpired => "SESSION_EXPIRED",
             GameNotFound => "GAME_NOT_FOUND",
             NotFound => "NOT_FOUND",
             MethodNotAllowed => "METHOD_NOT_ALLOWED",
@@ -162,6 +172,7 @@ impl ApiError {
             CellOccupied => "CELL_OCCUPIED",
             GameOver => "GAME_OVER",
             PlyMismatch { .. } => "PLY_MISMATCH",
+            GameChanged => "GAME_CHANGED",
             NothingToUndo => "NOTHING_TO_UNDO",
             TooManyGames(_) => "TOO_MANY_GAMES",
             PayloadTooLarge => "PAYLOAD_TOO_LARGE",
@@ -170,7 +181,6 @@ impl ApiError {
             ForbiddenMove(_) => "FORBIDDEN_MOVE",
             InvalidSettings(_) => "INVALID_SETTINGS",
             InvalidRecord { .. } => "INVALID_RECORD",
-            InvalidStep(_) => "INVALID_STEP",
             RateLimited { .. } => "RATE_LIMITED",
             Busy => "BUSY",
             AiBusy => "AI_BUSY",
@@ -256,22 +266,31 @@ impl From<QueryRejection> for ApiError {
     }
 }
 
-impl From<sqlx::Error> for ApiError {
-    fn from(e: sqlx::Error) -> ApiError {
-        if is_busy(&e) {
-            tracing::warn!(error = %e, "database busy");
-            return ApiError::Busy;
-        }
-        ApiError::Internal(format!("database: {e}"))
-    }
-}
-
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         match e {
-            StoreError::Sql(e) => e.into(),
-            StoreError::Busy => ApiError::Busy,
+            StoreError::Busy => {
+                tracing::warn!("database busy");
+                ApiError::Busy
+            }
             other => ApiError::internal(other),
+        }
+    }
+}
+
+impl From<AiError> for ApiError {
+    fn from(e: AiError) -> ApiError {
+        match e {
+            AiError::Busy => ApiError::AiBusy,
+            other => ApiError::internal(other),
+        }
+    }
+}
+
+impl From<RateLimited> for ApiError {
+    fn from(limited: RateLimited) -> ApiError {
+        ApiError::RateLimited {
+            retry_after: limited.retry_after,
         }
     }
 }
@@ -305,6 +324,7 @@ mod tests {
             (ApiError::InvalidJson("x".into()), 400, "INVALID_JSON"),
             (ApiError::InvalidQuery("x".into()), 400, "INVALID_QUERY"),
             (ApiError::Unauthorized, 401, "UNAUTHORIZED"),
+            (ApiError::SessionExpired, 401, "SESSION_EXPIRED"),
             (ApiError::GameNotFound, 404, "GAME_NOT_FOUND"),
             (ApiError::NotFound, 404, "NOT_FOUND"),
             (ApiError::MethodNotAllowed, 405, "METHOD_NOT_ALLOWED"),
@@ -318,6 +338,7 @@ mod tests {
                 409,
                 "PLY_MISMATCH",
             ),
+            (ApiError::GameChanged, 409, "GAME_CHANGED"),
             (ApiError::NothingToUndo, 409, "NOTHING_TO_UNDO"),
             (ApiError::TooManyGames(100), 409, "TOO_MANY_GAMES"),
             (ApiError::PayloadTooLarge, 413, "PAYLOAD_TOO_LARGE"),
@@ -345,7 +366,6 @@ mod tests {
                 422,
                 "INVALID_RECORD",
             ),
-            (ApiError::InvalidStep("x".into()), 422, "INVALID_STEP"),
             (
                 ApiError::RateLimited {
                     retry_after: Duration::from_millis(10),

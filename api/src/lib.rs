@@ -2,31 +2,36 @@
 //!
 //! Layers, from the bottom: the rules (`gomoku-rules`) and the AI (`gomoku-engine`) are crates
 //! of their own; [`store`] maps SQLite rows to the rules' types; [`ai`] runs the engine off the
-//! async runtime; [`http`] is the REST API on top, and nothing imports it. [`serve`] and
-//! [`backup`] are what the `gomoku-server` binary runs.
+//! async runtime; [`limits`] holds the rate limits and [`auth`] the sessions; [`http`] is the
+//! REST API on top, and nothing imports it. [`serve`] and [`store::backup`] are what the
+//! `gomoku-server` binary runs.
 
 pub mod ai;
 pub mod auth;
 pub mod config;
 pub mod error;
 pub mod http;
+pub mod limits;
 pub mod state;
 pub mod store;
 pub mod wechat;
 
 use std::future::Future;
 use std::io::Write;
-use std::path::Path;
+use std::net::SocketAddr;
 use std::time::Duration;
 
 pub use http::app;
 pub use state::AppState;
 
+use auth::Sessions;
 use config::Config;
-use store::Db;
+use store::{players, Db};
 
-/// How often the rate limiter forgets tokens that have been quiet.
+/// How often the rate limiters forget keys that have been quiet.
 const LIMITER_SWEEP: Duration = Duration::from_secs(60);
+/// How often sessions past their idle time and renewal grace are deleted.
+const SESSION_SWEEP: Duration = Duration::from_secs(3600);
 
 /// Binds the configured address, prints `listening on <addr>` on stdout (how tests learn the
 /// port), and serves until `shutdown` completes; then lets in-flight requests finish, but no
@@ -40,16 +45,28 @@ pub async fn serve(
     let addr = listener.local_addr()?;
     let drain_limit = config.request_timeout() + Duration::from_secs(5);
     let state = AppState::new(db.clone(), config);
-    if let Some(limiter) = state.limiter.clone() {
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(LIMITER_SWEEP);
-            loop {
-                tick.tick().await;
-                limiter.retain_recent();
-            }
-        });
-    }
-    let app = app(state);
+    let limits = state.limits.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(LIMITER_SWEEP);
+        loop {
+            tick.tick().await;
+            limits.retain_recent();
+        }
+    });
+    // Sessions past their renewal grace can never be used again: deleted before serving, so a
+    // restart sees no dead session, and then every hour.
+    sweep_sessions(&db, &state.sessions).await;
+    let (sessions, sweep_db) = (state.sessions.clone(), db.clone());
+    tokio::spawn(async move {
+        let start = tokio::time::Instant::now() + SESSION_SWEEP;
+        let mut tick = tokio::time::interval_at(start, SESSION_SWEEP);
+        loop {
+            tick.tick().await;
+            sweep_sessions(&sweep_db, &sessions).await;
+        }
+    });
+    // The peer address is what session creation is limited by.
+    let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
 
     {
         let mut out = std::io::stdout().lock();
@@ -79,9 +96,12 @@ pub async fn serve(
     Ok(())
 }
 
-/// Writes a consistent copy of the database to `path` (the `backup` subcommand).
-pub async fn backup(db: &Db, path: &Path) -> Result<(), sqlx::Error> {
-    db.backup(path).await
+async fn sweep_sessions(db: &Db, sessions: &Sessions) {
+    match players::sweep_sessions(db, sessions.renewable_since()).await {
+        Ok(0) => {}
+        Ok(swept) => tracing::info!(swept, "deleted sessions past their renewal grace"),
+        Err(e) => tracing::warn!(error = %e, "could not sweep old sessions"),
+    }
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

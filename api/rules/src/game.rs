@@ -1,5 +1,6 @@
 //! A game: a validated position reached by legal moves, with its outcome.
 
+pub use crate::outcome::{DrawReason, Outcome, WinReason};
 use crate::{judge, renju};
 use crate::{Board, ForbiddenKind, Point, Rule, Stone, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 use std::fmt;
@@ -9,33 +10,6 @@ use std::fmt;
 pub struct Move {
     pub point: Point,
     pub stone: Stone,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum WinReason {
-    Five,
-    Resign,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DrawReason {
-    BoardFull,
-    NoFivePossible,
-}
-
-/// Where the game stands.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    Ongoing,
-    /// `line` is the winning stones for a five, empty for a resignation.
-    Win {
-        winner: Stone,
-        reason: WinReason,
-        line: Vec<Point>,
-    },
-    Draw {
-        reason: DrawReason,
-    },
 }
 
 /// Why a move was refused. Display messages are lowercase.

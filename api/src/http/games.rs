@@ -11,14 +11,17 @@ use gomoku_rules::{Game, Rule, Stone};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::{GameId, JsonBody};
-use super::openapi::{BadBody, Busy, BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
-use super::view::{GameState, GameSummary, LevelName, ModeName, RuleName};
+use super::extract::{GameId, JsonBody, Whole};
+use super::responses::{BadBody, Busy, BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
+use super::view::{GameState, GameSummary};
+use super::wire::{LevelName, RuleName};
 use crate::auth::Player;
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
-use crate::store::games::{self, AiSetting, Mode, NewGame, StatusFilter, StoredGame, StoredMove};
-use crate::store::{self, is_timestamp};
+use crate::store;
+use crate::store::games::{
+    self, AiSetting, Mode, NewGame, StatusFilter, StoredGame, StoredMove, Written,
+};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -44,27 +47,82 @@ pub(super) async fn store_new(
     new: NewGame,
 ) -> Result<(StatusCode, Json<GameState>), ApiError> {
     let cap = state.config.max_unfinished_games;
-    let stored = games::insert(&state.db, new, cap)
-        .await?
-        .ok_or(ApiError::TooManyGames(cap))?;
-    Ok((StatusCode::CREATED, Json(GameState::new(&stored))))
+    match games::insert(&state.db, new, cap).await? {
+        Written::Stored(stored) => Ok((StatusCode::CREATED, Json(GameState::new(&stored)))),
+        Written::OverCap => Err(ApiError::TooManyGames(cap)),
+        Written::Stale => Err(ApiError::internal("a new game cannot be stale")),
+    }
 }
 
-/// Settings of a new game; every field is optional.
-#[derive(Debug, Default, Deserialize, ToSchema)]
+/// Settings of a new game. A local game (the default) takes no `ai`; an AI game names
+/// `"mode": "ai"` and needs `ai`. The names are read with their types' `FromStr`, so a name the
+/// server does not know is 422 INVALID_SETTINGS.
+#[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateGame {
-    /// Default "local".
-    #[schema(value_type = Option<ModeName>)]
     pub mode: Option<String>,
+    pub rule: Option<String>,
+    pub board_size: Option<Whole>,
+    pub ai: Option<AiRequest>,
+}
+
+// The body of `POST /games` as the description shows it: one of two kinds of game. These
+// types describe the JSON only; `CreateGame` reads it, so that a wrong combination gets 422
+// INVALID_SETTINGS rather than a parse error.
+
+/// "local"
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LocalMode {
+    Local,
+}
+
+/// "ai"
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AiMode {
+    Ai,
+}
+
+/// A local game: two people on one device. Takes no `ai`.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct CreateLocalGame {
+    /// Default "local".
+    #[schema(inline)]
+    mode: Option<LocalMode>,
     /// Default "freestyle".
     #[schema(value_type = Option<RuleName>)]
-    pub rule: Option<String>,
+    rule: Option<String>,
     /// 9 to 19, default 15.
     #[schema(minimum = 9, maximum = 19)]
-    pub board_size: Option<i64>,
-    /// Required when mode is "ai".
-    pub ai: Option<AiRequest>,
+    board_size: Option<i64>,
+}
+
+/// A game against the AI.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct CreateAiGame {
+    #[schema(inline)]
+    mode: AiMode,
+    /// Default "freestyle".
+    #[schema(value_type = Option<RuleName>)]
+    rule: Option<String>,
+    /// 9 to 19, default 15.
+    #[schema(minimum = 9, maximum = 19)]
+    board_size: Option<i64>,
+    ai: AiRequest,
+}
+
+/// Settings of a new game: a local game, or a game against the AI.
+#[derive(Deserialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum CreateGameBody {
+    Local(CreateLocalGame),
+    Ai(CreateAiGame),
 }
 
 /// The AI's settings in a new game.
@@ -73,8 +131,8 @@ pub struct AiRequest {
     #[schema(value_type = LevelName)]
     pub level: String,
     /// The AI's colour, 1 black or 2 white (black moves first).
-    #[schema(minimum = 1, maximum = 2)]
-    pub player: i64,
+    #[schema(value_type = i64, minimum = 1, maximum = 2)]
+    pub player: Whole,
 }
 
 /// The validated settings of a new game.
@@ -91,7 +149,9 @@ impl CreateGame {
         let invalid = |m: &str| ApiError::InvalidSettings(m.to_string());
         let mode = match &self.mode {
             None => Mode::Local,
-            Some(m) => Mode::parse(m).ok_or_else(|| invalid("mode must be \"local\" or \"ai\""))?,
+            Some(m) => m
+                .parse()
+                .map_err(|_| invalid("mode must be \"local\" or \"ai\""))?,
         };
         let rule = match &self.rule {
             None => Rule::Freestyle,
@@ -101,7 +161,7 @@ impl CreateGame {
         };
         let board_size = match self.board_size {
             None => 15,
-            Some(n @ 9..=19) => n as usize,
+            Some(Whole(n @ 9..=19)) => n as usize,
             Some(_) => return Err(invalid("boardSize must be between 9 and 19")),
         };
         let ai = match (mode, &self.ai) {
@@ -109,10 +169,10 @@ impl CreateGame {
             (Mode::Local, Some(_)) => return Err(invalid("ai settings are only for mode \"ai\"")),
             (Mode::Ai, None) => return Err(invalid("mode \"ai\" needs ai settings")),
             (Mode::Ai, Some(ai)) => Some(AiSetting {
-                level: Level::parse(&ai.level).ok_or_else(|| {
+                level: ai.level.parse::<Level>().map_err(|_| {
                     invalid("ai.level must be \"easy\", \"medium\", \"hard\" or \"master\"")
                 })?,
-                player: u8::try_from(ai.player)
+                player: u8::try_from(ai.player.0)
                     .ok()
                     .and_then(Stone::from_u8)
                     .ok_or_else(|| invalid("ai.player must be 1 or 2"))?,
@@ -130,7 +190,7 @@ impl CreateGame {
 /// Create a game. If the AI plays black, its first move is already made.
 #[utoipa::path(
     post, path = "/api/v1/games", tag = "games",
-    request_body = CreateGame,
+    request_body = CreateGameBody,
     security(("bearer" = [])),
     responses(
         (status = 201, description = "The new game", body = GameState),
@@ -169,11 +229,18 @@ pub async fn create(
         player_id: player.id,
         mode: settings.mode,
         ai: settings.ai,
-        resigned_by: None,
         moves,
         game,
     };
     store_new(&state, new).await
+}
+
+/// Which games a listing shows.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ListStatus {
+    Playing,
+    Finished,
 }
 
 /// Query of the games list.
@@ -181,12 +248,13 @@ pub async fn create(
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// "playing" or "finished"; all games when absent.
-    #[param(value_type = Option<String>, pattern = "^(playing|finished)$")]
+    #[param(value_type = Option<ListStatus>, inline)]
     pub status: Option<String>,
     /// Page size, 1 to 100, default 20.
     #[param(value_type = Option<i64>, minimum = 1, maximum = 100)]
     pub limit: Option<String>,
-    /// `nextCursor` of the previous page.
+    /// `nextCursor` of the previous page, as it was given.
+    #[param(value_type = Option<String>, pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6}Z[0-9a-f-]{1,36}$")]
     pub cursor: Option<String>,
 }
 
@@ -199,16 +267,28 @@ pub struct GameList {
     pub next_cursor: Option<String>,
 }
 
-/// The cursor names the last game of a page by its activity time and id, hex-encoded so it is
-/// opaque and URL-safe.
+/// The cursor names the last game of a page by its activity time (fixed width) and its id, one
+/// after the other. The listing asks for what sorts before that pair as text, so any string of
+/// the cursor's shape is a valid bound, and the description's pattern is exactly what is
+/// accepted.
 fn encode_cursor(updated_at: &str, id: &str) -> String {
-    hex::encode(format!("{updated_at}\n{id}"))
+    format!("{updated_at}{id}")
 }
 
-fn decode_cursor(cursor: &str) -> Option<(String, String)> {
-    let text = String::from_utf8(hex::decode(cursor).ok()?).ok()?;
-    let (updated_at, id) = text.split_once('\n')?;
-    (is_timestamp(updated_at) && !id.is_empty()).then(|| (updated_at.to_string(), id.to_string()))
+/// The shape of a stored time, digit by digit (`9` a digit, anything else itself).
+const TIME_SHAPE: &[u8; 27] = b"9999-99-99T99:99:99.999999Z";
+
+fn decode_cursor(cursor: &str) -> Option<(&str, &str)> {
+    let (at, id) = cursor.split_at_checked(TIME_SHAPE.len())?;
+    let at_fits = at.bytes().zip(TIME_SHAPE).all(|(b, &shape)| match shape {
+        b'9' => b.is_ascii_digit(),
+        other => b == other,
+    });
+    let id_fits = (1..=36).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b) || b == b'-');
+    (at_fits && id_fits).then_some((at, id))
 }
 
 /// The caller's games, newest activity first.
@@ -252,19 +332,12 @@ pub async fn list(
     };
     let after = match query.cursor.as_deref() {
         None => None,
-        Some(c) => {
-            Some(decode_cursor(c).ok_or_else(|| ApiError::InvalidQuery("bad cursor".into()))?)
-        }
+        Some(c) => Some(decode_cursor(c).ok_or_else(|| {
+            ApiError::InvalidQuery("cursor must be a nextCursor as the server gave it".into())
+        })?),
     };
     // One extra row tells whether there is a next page.
-    let mut rows = games::list(
-        &state.db,
-        &player.id,
-        filter,
-        limit + 1,
-        after.as_ref().map(|(at, id)| (at.as_str(), id.as_str())),
-    )
-    .await?;
+    let mut rows = games::list(&state.db, &player.id, filter, limit + 1, after).await?;
     let next_cursor = if rows.len() > limit {
         rows.truncate(limit);
         rows.last()
@@ -347,6 +420,7 @@ mod tests {
     fn invalid_settings() {
         for body in [
             r#"{"mode":"online"}"#,
+            r#"{"mode":"AI"}"#,
             r#"{"rule":"caro"}"#,
             r#"{"boardSize":8}"#,
             r#"{"boardSize":20}"#,
@@ -387,14 +461,25 @@ mod tests {
         }
     }
 
-    /// Cursors round-trip and anything else is refused.
+    /// Cursors round-trip and anything not of their shape is refused.
     #[test]
     fn cursors() {
         let at = store::now();
-        let c = encode_cursor(&at, "abc");
-        assert_eq!(decode_cursor(&c), Some((at, "abc".to_string())));
-        assert_eq!(decode_cursor("zz"), None);
-        assert_eq!(decode_cursor(&hex::encode("2026-01-01\nabc")), None);
-        assert_eq!(decode_cursor(""), None);
+        let id = uuid::Uuid::new_v4().to_string();
+        let c = encode_cursor(&at, &id);
+        assert_eq!(decode_cursor(&c), Some((at.as_str(), id.as_str())));
+        for bad in [
+            "",
+            "zz",
+            "2026-01-01T00:00:00Zabc",
+            "2026-01-01T00:00:00.000000Z",
+            "2026-01-01T00:00:00.000000ZABC",
+            "2026-01-01T00:00:00.000000Zab\n",
+            "2026-01-01 00:00:00.000000Zab",
+            "٢026-01-01T00:00:00.000000Zab",
+        ] {
+            assert_eq!(decode_cursor(bad), None, "{bad:?}");
+        }
+        assert!(decode_cursor(&format!("{at}{}", "a".repeat(37))).is_none());
     }
 }

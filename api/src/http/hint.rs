@@ -1,5 +1,6 @@
 //! `GET /api/v1/games/{id}/hint`: the engine's suggestion for the side to move, under a short
-//! budget and the same concurrency cap as the AI's moves.
+//! budget and the same concurrency cap as the AI's moves. Each hint costs a search, so hints
+//! count against a per-session bucket of their own (429 RATE_LIMITED past it).
 
 use axum::extract::State;
 use axum::routing::get;
@@ -9,7 +10,7 @@ use utoipa::ToSchema;
 
 use super::extract::GameId;
 use super::games::load;
-use super::openapi::{BusyOrAiBusy, GameNotFound, Unauthorized};
+use super::responses::{BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
 use crate::auth::Player;
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
@@ -37,6 +38,7 @@ pub struct HintView {
         Unauthorized,
         GameNotFound,
         (status = 409, description = "GAME_OVER", body = ErrorBody),
+        RateLimited,
         BusyOrAiBusy,
     )
 )]
@@ -49,6 +51,7 @@ pub async fn hint(
     if stored.game.is_over() {
         return Err(ApiError::GameOver);
     }
+    state.limits.hint(&player.session)?;
     let hint = state
         .ai
         .hint(stored.game.clone())

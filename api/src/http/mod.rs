@@ -12,8 +12,10 @@ pub mod openapi;
 pub mod play;
 pub mod records;
 pub mod replay;
+pub mod responses;
 pub mod sessions;
 pub mod view;
+pub mod wire;
 
 use axum::body::Body;
 use axum::extract::DefaultBodyLimit;

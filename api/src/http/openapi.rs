@@ -1,13 +1,14 @@
 //! `GET /api/v1/openapi.json`: the OpenAPI 3 description, generated from the handlers'
 //! annotations and the types they serve, so it cannot drift from the code.
 //!
-//! The error answers that many routes share (bad body, no session, no such game, rate limited,
-//! busy) are defined once here, as `IntoResponses` types the handlers list in `responses(...)`.
+//! The error answers that many routes share are declared in [`responses`](super::responses),
+//! which the handlers import; this module imports the handlers, and nothing imports it but the
+//! router.
 
 use axum::routing::get;
 use axum::{Json, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{IntoResponses, Modify, OpenApi};
+use utoipa::{Modify, OpenApi};
 
 use super::{games, health, hint, play, records, replay, sessions, view};
 use crate::error::{ErrorBody, ErrorDetail};
@@ -19,6 +20,7 @@ use crate::state::AppState;
     paths(
         health::health,
         sessions::create,
+        sessions::end,
         games::create,
         games::list,
         games::read,
@@ -38,7 +40,7 @@ use crate::state::AppState;
         (name = "sessions", description = "Bearer tokens"),
         (name = "games", description = "Create, list, read and delete games"),
         (name = "play", description = "Moves, undo, resign and hints"),
-        (name = "replay", description = "Step through a game"),
+        (name = "replay", description = "A finished or unfinished game's moves, for a replay"),
         (name = "records", description = "Export and import game records"),
     )
 )]
@@ -55,42 +57,6 @@ impl Modify for BearerAuth {
         );
     }
 }
-
-/// 400, 413 and 415: how a route taking a JSON body refuses a bad one.
-#[derive(IntoResponses)]
-pub enum BadBody {
-    #[response(status = 400, description = "INVALID_JSON")]
-    InvalidJson(ErrorBody),
-    #[response(status = 413, description = "PAYLOAD_TOO_LARGE")]
-    PayloadTooLarge(ErrorBody),
-    #[response(status = 415, description = "UNSUPPORTED_MEDIA_TYPE")]
-    UnsupportedMediaType(ErrorBody),
-}
-
-/// 401 on a route that needs a session.
-#[derive(IntoResponses)]
-#[response(status = 401, description = "UNAUTHORIZED")]
-pub struct Unauthorized(pub ErrorBody);
-
-/// 404 on a route naming a game.
-#[derive(IntoResponses)]
-#[response(status = 404, description = "GAME_NOT_FOUND")]
-pub struct GameNotFound(pub ErrorBody);
-
-/// 429 on a write.
-#[derive(IntoResponses)]
-#[response(status = 429, description = "RATE_LIMITED")]
-pub struct RateLimited(pub ErrorBody);
-
-/// 503 when the database stays busy.
-#[derive(IntoResponses)]
-#[response(status = 503, description = "BUSY")]
-pub struct Busy(pub ErrorBody);
-
-/// 503 on a route that may also wait for the AI.
-#[derive(IntoResponses)]
-#[response(status = 503, description = "BUSY or AI_BUSY")]
-pub struct BusyOrAiBusy(pub ErrorBody);
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/openapi.json", get(spec))
@@ -116,6 +82,7 @@ mod tests {
         for path in [
             "/healthz",
             "/api/v1/sessions",
+            "/api/v1/sessions/current",
             "/api/v1/games",
             "/api/v1/games/{id}",
             "/api/v1/games/{id}/moves",

@@ -1,12 +1,16 @@
 //! Playing a game: moves (with the AI's reply in `ai` mode), undo and resign.
 //!
-//! Each handler loads the game, works out the new position with the rules (and the AI, which
-//! may think for a while: no lock is held meanwhile), then commits guarded by the version it
-//! loaded. If another request changed the game in between, nothing was written: the handler
-//! loads again and decides afresh. For a move with `ply` that means the retried-move rule or
-//! 409 PLY_MISMATCH; a move without `ply`, undo and resign apply to the newer position.
+//! Each handler loads the game, works out the new position with the rules, then commits guarded
+//! by the version it loaded. If another request changed the game in between, nothing was
+//! written: the handler loads again and decides afresh. For a move with `ply` that means the
+//! retried-move rule or 409 PLY_MISMATCH; a move without `ply`, undo and resign apply to the
+//! newer position.
+//!
+//! The AI's reply is searched once per move request, outside any lock and outside that loop: if
+//! the game changed while the AI thought, the answer is the game as it now is when the move is
+//! in it (a retry that landed), and otherwise 409 GAME_CHANGED. It never searches again, so a
+//! request takes at most one AI budget.
 
-use std::future::Future;
 use std::sync::Arc;
 
 use axum::extract::State;
@@ -16,15 +20,14 @@ use gomoku_rules::{Point, UndoError};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::extract::{GameId, JsonBody};
+use super::extract::{GameId, JsonBody, Whole};
 use super::games::load;
-use super::openapi::{BadBody, Busy, BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
+use super::responses::{BadBody, Busy, BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
 use super::view::GameState;
-use crate::ai::Ai;
 use crate::auth::Player;
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
-use crate::store::games::{self, Change, Mode, StoredGame, StoredMove};
+use crate::store::games::{self, AiSetting, Change, StoredGame, StoredMove, Written};
 use crate::store::now;
 
 /// Loads after a lost race before giving up with 503 BUSY (only under heavy contention on one
@@ -42,42 +45,47 @@ pub fn router() -> Router<AppState> {
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
 pub struct MoveRequest {
     /// Row, 0 at the top (below the board size).
-    #[schema(minimum = 0, maximum = 18)]
-    pub row: i64,
+    #[schema(value_type = i64, minimum = 0, maximum = 18)]
+    pub row: Whole,
     /// Column, 0 at the left (below the board size).
-    #[schema(minimum = 0, maximum = 18)]
-    pub col: i64,
+    #[schema(value_type = i64, minimum = 0, maximum = 18)]
+    pub col: Whole,
     /// The number of moves the client believes are on the board (0 before the first move).
     /// When given and different from `moveCount`: 200 if `moveHistory[ply]` is this very move
     /// (a retried request), otherwise 409 PLY_MISMATCH.
-    #[schema(minimum = 0)]
-    pub ply: Option<i64>,
+    #[schema(value_type = Option<i64>, minimum = 0)]
+    pub ply: Option<Whole>,
+}
+
+/// Commits a change; the answer for a stored game, None when another request got there first.
+async fn commit(state: &AppState, change: Change) -> Result<Option<Arc<StoredGame>>, ApiError> {
+    let cap = state.config.max_unfinished_games;
+    match games::commit(&state.db, change, cap).await? {
+        Written::Stored(stored) => Ok(Some(stored)),
+        Written::Stale => Ok(None),
+        Written::OverCap => Err(ApiError::TooManyGames(cap)),
+    }
 }
 
 /// Loads the game, lets `decide` work out the change from it, and commits that change guarded
 /// by the version loaded. If another request changed the game first, nothing was written: it
 /// loads again and decides afresh, up to [`ATTEMPTS`] times, then gives up with 503 BUSY.
 /// `decide` answers `None` when there is nothing to write: the answer is then the game as loaded.
-///
-/// `decide` returns a future that owns what it uses rather than being an async closure: the
-/// future of an async closure borrows the closure, and rustc cannot yet prove such a future
-/// `Send` for every borrow, which axum needs of a handler's future.
-async fn change_game<F, D>(
+async fn change_game<F>(
     state: &AppState,
     player: &Player,
     id: &str,
-    mut decide: F,
+    decide: F,
 ) -> Result<Json<GameState>, ApiError>
 where
-    F: FnMut(Arc<StoredGame>) -> D,
-    D: Future<Output = Result<Option<Change>, ApiError>>,
+    F: Fn(&StoredGame) -> Result<Option<Change>, ApiError>,
 {
     for _ in 0..ATTEMPTS {
         let stored = load(state, player, id).await?;
-        let Some(change) = decide(stored.clone()).await? else {
+        let Some(change) = decide(&stored)? else {
             return Ok(Json(GameState::new(&stored)));
         };
-        if let Some(committed) = games::commit(&state.db, change).await? {
+        if let Some(committed) = commit(state, change).await? {
             return Ok(Json(GameState::new(&committed)));
         }
     }
@@ -109,7 +117,7 @@ fn is_retry(stored: &StoredGame, ply: i64, row: i64, col: i64) -> bool {
         BadBody,
         Unauthorized,
         GameNotFound,
-        (status = 409, description = "CELL_OCCUPIED, GAME_OVER or PLY_MISMATCH", body = ErrorBody),
+        (status = 409, description = "CELL_OCCUPIED, GAME_OVER, PLY_MISMATCH, or GAME_CHANGED (the game changed while the AI was thinking; nothing was played)", body = ErrorBody),
         (status = 422, description = "OUT_OF_BOUNDS or FORBIDDEN_MOVE (with kind)", body = ErrorBody),
         RateLimited,
         BusyOrAiBusy,
@@ -121,37 +129,51 @@ pub async fn play(
     GameId(id): GameId,
     JsonBody(body): JsonBody<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    change_game(&state, &player, &id, |stored| {
-        decide_move(stored, body, state.ai.clone())
-    })
-    .await
+    for _ in 0..ATTEMPTS {
+        let stored = load(&state, &player, &id).await?;
+        let Some(mut change) = decide_move(&stored, body)? else {
+            return Ok(Json(GameState::new(&stored)));
+        };
+        let Some(ai) = ai_to_reply(&stored, &change) else {
+            match commit(&state, change).await? {
+                Some(committed) => return Ok(Json(GameState::new(&committed))),
+                None => continue,
+            }
+        };
+        reply(&state, &mut change, ai).await?;
+        if let Some(committed) = commit(&state, change).await? {
+            return Ok(Json(GameState::new(&committed)));
+        }
+        // The reply was for a game that is no more: answer for the game as it is now.
+        let ply = body.ply.map_or(stored.row.move_count as i64, |p| p.0);
+        let now = load(&state, &player, &id).await?;
+        return if is_retry(&now, ply, body.row.0, body.col.0) {
+            Ok(Json(GameState::new(&now)))
+        } else {
+            Err(ApiError::GameChanged)
+        };
+    }
+    Err(ApiError::Busy)
 }
 
-/// The change a move makes: the move, and in `ai` mode the AI's reply; `None` for a retried move
-/// that is already on the board.
-async fn decide_move(
-    stored: Arc<StoredGame>,
-    body: MoveRequest,
-    engine: Ai,
-) -> Result<Option<Change>, ApiError> {
+/// The change a move makes, without the AI's reply; `None` for a retried move that is already
+/// on the board.
+fn decide_move(stored: &StoredGame, body: MoveRequest) -> Result<Option<Change>, ApiError> {
     let move_count = stored.row.move_count;
-    if let Some(ply) = body.ply {
+    if let Some(Whole(ply)) = body.ply {
         if ply != move_count as i64 {
-            if is_retry(&stored, ply, body.row, body.col) {
+            if is_retry(stored, ply, body.row.0, body.col.0) {
                 return Ok(None);
             }
             return Err(ApiError::PlyMismatch { ply, move_count });
         }
     }
-    if stored.game.is_over() {
-        return Err(ApiError::GameOver);
-    }
-    let point = match (usize::try_from(body.row), usize::try_from(body.col)) {
-        (Ok(row), Ok(col)) => Point::new(row, col),
-        _ => return Err(ApiError::OutOfBounds),
-    };
     let Some(mover) = stored.game.to_move() else {
         return Err(ApiError::GameOver);
+    };
+    let point = match (usize::try_from(body.row.0), usize::try_from(body.col.0)) {
+        (Ok(row), Ok(col)) => Point::new(row, col),
+        _ => return Err(ApiError::OutOfBounds),
     };
     let mut game = stored.game.clone();
     game.play(point)?;
@@ -161,29 +183,41 @@ async fn decide_move(
         stone: mover,
         played_at: now(),
     });
-    if let (Mode::Ai, Some(ai)) = (stored.row.mode, stored.row.ai) {
-        if game.to_move() == Some(ai.player) {
-            let reply = engine
-                .best_move(game.clone(), ai.level)
-                .await?
-                .ok_or_else(|| ApiError::internal("the AI found no move in an open game"))?;
-            game.play(reply)
-                .map_err(|e| ApiError::internal(format!("the AI's move was refused: {e:?}")))?;
-            moves.push(StoredMove {
-                point: reply,
-                stone: ai.player,
-                played_at: now(),
-            });
-        }
-    }
     Ok(Some(Change {
         row: stored.row.clone(),
         keep: move_count,
         moves,
         game,
-        resigned_by: None,
         at: now(),
     }))
+}
+
+/// The AI's settings when, after `change`, it is the AI's turn in an `ai`-mode game.
+fn ai_to_reply(stored: &StoredGame, change: &Change) -> Option<AiSetting> {
+    stored
+        .row
+        .ai
+        .filter(|ai| change.game.to_move() == Some(ai.player))
+}
+
+/// Adds the AI's reply to `change` (one search).
+async fn reply(state: &AppState, change: &mut Change, ai: AiSetting) -> Result<(), ApiError> {
+    let point = state
+        .ai
+        .best_move(change.game.clone(), ai.level)
+        .await?
+        .ok_or_else(|| ApiError::internal("the AI found no move in an open game"))?;
+    change
+        .game
+        .play(point)
+        .map_err(|e| ApiError::internal(format!("the AI's move was refused: {e:?}")))?;
+    change.moves.push(StoredMove {
+        point,
+        stone: ai.player,
+        played_at: now(),
+    });
+    change.at = now();
+    Ok(())
 }
 
 /// Take back the last move (in `ai` mode, the person's last move and the AI's reply).
@@ -195,7 +229,7 @@ async fn decide_move(
         (status = 200, description = "The game after the undo", body = GameState),
         Unauthorized,
         GameNotFound,
-        (status = 409, description = "NOTHING_TO_UNDO, or GAME_OVER for a resigned game", body = ErrorBody),
+        (status = 409, description = "NOTHING_TO_UNDO; GAME_OVER for a resigned game; TOO_MANY_GAMES when it would reopen a finished game past the cap on unfinished games", body = ErrorBody),
         RateLimited,
         Busy,
     )
@@ -205,16 +239,13 @@ pub async fn undo(
     player: Player,
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
-    change_game(&state, &player, &id, |stored| async move {
-        take_back(&stored).map(Some)
-    })
-    .await
+    change_game(&state, &player, &id, |stored| take_back(stored).map(Some)).await
 }
 
 /// The change an undo makes: the last move off the board, or in `ai` mode the person's last move
 /// and the AI's reply to it.
 fn take_back(stored: &StoredGame) -> Result<Change, ApiError> {
-    if stored.row.resigned_by.is_some() {
+    if stored.game.outcome().resigned_by().is_some() {
         return Err(ApiError::GameOver);
     }
     let count = stored.moves.len();
@@ -248,7 +279,6 @@ fn take_back(stored: &StoredGame) -> Result<Change, ApiError> {
         keep,
         moves: stored.moves[..keep].to_vec(),
         game,
-        resigned_by: None,
         at: now(),
     })
 }
@@ -272,10 +302,7 @@ pub async fn resign(
     player: Player,
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
-    change_game(&state, &player, &id, |stored| async move {
-        let Some(loser) = stored.game.to_move() else {
-            return Err(ApiError::GameOver);
-        };
+    change_game(&state, &player, &id, |stored| {
         let mut game = stored.game.clone();
         game.resign()?;
         Ok(Some(Change {
@@ -283,7 +310,6 @@ pub async fn resign(
             keep: stored.moves.len(),
             moves: stored.moves.clone(),
             game,
-            resigned_by: Some(loser),
             at: now(),
         }))
     })

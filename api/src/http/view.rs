@@ -1,121 +1,16 @@
-//! The JSON the API serves and accepts, shared by the resource modules, with its OpenAPI
-//! schemas. Built from the store's rows and the rules' types; field names are camelCase.
+//! The JSON the API serves about games, shared by the resource modules, with its OpenAPI
+//! schemas. Built from the store's rows and the rules' types; field names are camelCase. What
+//! a game's result is (status, winner, end reason, win line, side to move) is read off the
+//! rules' outcome, or off the columns the store wrote from it, and never worked out here.
 
-use gomoku_engine::Level;
-use gomoku_rules::{ForbiddenKind, Move, Point, Stone};
-use serde::{Deserialize, Serialize};
+use gomoku_rules::{Game, Move, Point, Stone};
+use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::store::games::{AiSetting, Mode, Standing, StoredGame, StoredMove, SummaryRow};
-
-/// How a game is played.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ModeName {
-    Local,
-    Ai,
-}
-
-/// The rule set judging a game.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum RuleName {
-    Freestyle,
-    Standard,
-    Renju,
-}
-
-/// The AI's strength.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum LevelName {
-    Easy,
-    Medium,
-    Hard,
-    Master,
-}
-
-/// Where a game stands.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum StatusName {
-    Playing,
-    BlackWon,
-    WhiteWon,
-    Draw,
-}
-
-/// Why a game ended.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum EndReasonName {
-    Five,
-    Resign,
-    BoardFull,
-    NoFivePossible,
-}
-
-/// Why a point is forbidden for black under renju.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ForbiddenKindName {
-    DoubleThree,
-    DoubleFour,
-    Overline,
-}
-
-impl From<ForbiddenKind> for ForbiddenKindName {
-    fn from(kind: ForbiddenKind) -> Self {
-        match kind {
-            ForbiddenKind::DoubleThree => ForbiddenKindName::DoubleThree,
-            ForbiddenKind::DoubleFour => ForbiddenKindName::DoubleFour,
-            ForbiddenKind::Overline => ForbiddenKindName::Overline,
-        }
-    }
-}
-
-pub fn mode_name(mode: Mode) -> ModeName {
-    match mode {
-        Mode::Local => ModeName::Local,
-        Mode::Ai => ModeName::Ai,
-    }
-}
-
-pub fn rule_name(rule: gomoku_rules::Rule) -> RuleName {
-    match rule {
-        gomoku_rules::Rule::Freestyle => RuleName::Freestyle,
-        gomoku_rules::Rule::Standard => RuleName::Standard,
-        gomoku_rules::Rule::Renju => RuleName::Renju,
-    }
-}
-
-fn level_name(level: Level) -> LevelName {
-    match level {
-        Level::Easy => LevelName::Easy,
-        Level::Medium => LevelName::Medium,
-        Level::Hard => LevelName::Hard,
-        Level::Master => LevelName::Master,
-    }
-}
-
-pub fn status_name(status: &str) -> StatusName {
-    match status {
-        "black_won" => StatusName::BlackWon,
-        "white_won" => StatusName::WhiteWon,
-        "draw" => StatusName::Draw,
-        _ => StatusName::Playing,
-    }
-}
-
-pub fn end_reason_name(reason: &str) -> Option<EndReasonName> {
-    match reason {
-        "five" => Some(EndReasonName::Five),
-        "resign" => Some(EndReasonName::Resign),
-        "board_full" => Some(EndReasonName::BoardFull),
-        "no_five_possible" => Some(EndReasonName::NoFivePossible),
-        _ => None,
-    }
-}
+use super::wire::{
+    EndReasonName, ForbiddenKindName, LevelName, ModeName, RuleName, StatusName, Wire,
+};
+use crate::store::games::{AiSetting, StoredGame, StoredMove, Summary};
 
 /// A point on the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -184,14 +79,38 @@ pub struct AiView {
 impl From<AiSetting> for AiView {
     fn from(ai: AiSetting) -> Self {
         AiView {
-            level: level_name(ai.level),
+            level: Wire(ai.level),
             player: ai.player.as_u8(),
         }
     }
 }
 
+/// How a game stands, as every view of it shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ResultView {
+    pub status: StatusName,
+    #[schema(minimum = 1, maximum = 2)]
+    pub winner: Option<u8>,
+    pub end_reason: Option<EndReasonName>,
+    pub win_line: Option<Vec<PointView>>,
+}
+
+impl ResultView {
+    /// The rules' verdict on `game`.
+    pub fn of(game: &Game) -> ResultView {
+        let outcome = game.outcome();
+        ResultView {
+            status: Wire(outcome.status()),
+            winner: outcome.winner().map(Stone::as_u8),
+            end_reason: outcome.end_reason().map(Wire),
+            win_line: win_line_view(outcome.win_line()),
+        }
+    }
+}
+
 /// The winning line, or null when there is none.
-pub fn win_line_view(line: &[Point]) -> Option<Vec<PointView>> {
+fn win_line_view(line: &[Point]) -> Option<Vec<PointView>> {
     (!line.is_empty()).then(|| line.iter().copied().map(PointView::from).collect())
 }
 
@@ -208,11 +127,8 @@ pub struct GameSummary {
     /// The colour to move; null once the game is over.
     #[schema(minimum = 1, maximum = 2)]
     pub current_player: Option<u8>,
-    pub status: StatusName,
-    #[schema(minimum = 1, maximum = 2)]
-    pub winner: Option<u8>,
-    pub end_reason: Option<EndReasonName>,
-    pub win_line: Option<Vec<PointView>>,
+    #[serde(flatten)]
+    pub result: ResultView,
     pub last_move: Option<MoveView>,
     pub ai: Option<AiView>,
     pub created_at: String,
@@ -235,19 +151,15 @@ pub struct GameState {
 impl GameState {
     pub fn new(stored: &StoredGame) -> GameState {
         let StoredGame { row, moves, game } = stored;
-        let standing = Standing::of(game);
         GameState {
             summary: GameSummary {
                 id: row.id.clone(),
-                mode: mode_name(row.mode),
-                rule: rule_name(row.rule),
+                mode: Wire(row.mode),
+                rule: Wire(row.rule),
                 board_size: row.board_size,
                 move_count: moves.len(),
                 current_player: game.to_move().map(Stone::as_u8),
-                status: status_name(standing.status),
-                winner: standing.winner.map(Stone::as_u8),
-                end_reason: standing.end_reason.and_then(end_reason_name),
-                win_line: win_line_view(&standing.win_line),
+                result: ResultView::of(game),
                 last_move: game.last_move().map(MoveView::from),
                 ai: row.ai.map(AiView::from),
                 created_at: row.created_at.clone(),
@@ -261,34 +173,30 @@ impl GameState {
                 .map(|(p, kind)| ForbiddenView {
                     row: p.row,
                     col: p.col,
-                    kind: kind.into(),
+                    kind: Wire(kind),
                 })
                 .collect(),
         }
     }
 }
 
-impl From<SummaryRow> for GameSummary {
-    fn from(s: SummaryRow) -> Self {
-        let playing = s.status == "playing";
-        // Black plays the even plies, so the side to move follows from the count.
-        let current_player = playing.then_some(if s.row.move_count.is_multiple_of(2) {
-            1
-        } else {
-            2
-        });
+impl From<Summary> for GameSummary {
+    fn from(s: Summary) -> Self {
+        let status = s.row.status;
         GameSummary {
-            winner: s.winner().map(Stone::as_u8),
-            status: status_name(&s.status),
-            end_reason: s.end_reason.as_deref().and_then(end_reason_name),
-            win_line: win_line_view(&s.win_line),
+            current_player: s.to_move.map(Stone::as_u8),
+            result: ResultView {
+                status: Wire(status),
+                winner: status.winner().map(Stone::as_u8),
+                end_reason: s.end_reason.map(Wire),
+                win_line: win_line_view(&s.win_line),
+            },
             last_move: s.last_move.map(|(p, stone)| MoveView::new(p, stone)),
             id: s.row.id,
-            mode: mode_name(s.row.mode),
-            rule: rule_name(s.row.rule),
+            mode: Wire(s.row.mode),
+            rule: Wire(s.row.rule),
             board_size: s.row.board_size,
             move_count: s.row.move_count,
-            current_player,
             ai: s.row.ai.map(AiView::from),
             created_at: s.row.created_at,
             updated_at: s.row.updated_at,

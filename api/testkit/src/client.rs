@@ -173,6 +173,21 @@ impl Reply {
     pub fn assert_error(&self, status: u16, code: &str, what: &str) {
         self.assert_error_in(&[(status, code)], what);
     }
+
+    /// Asserts a 429 RATE_LIMITED answer whose Retry-After header is whole seconds (1 to 60) and
+    /// agrees with the body's `retryAfter`; returns the wait.
+    #[track_caller]
+    pub fn assert_rate_limited(&self, what: &str) -> u64 {
+        self.assert_error(429, "RATE_LIMITED", what);
+        let wait: u64 = self
+            .header("retry-after")
+            .expect("Retry-After")
+            .parse()
+            .expect("Retry-After in whole seconds");
+        assert!((1..=60).contains(&wait), "{what}: Retry-After {wait}");
+        assert_eq!(self.body["error"]["retryAfter"], wait, "{what}");
+        wait
+    }
 }
 
 /// The error code of an error body (`{"error": {"code": ...}}`), or "" when there is none.
@@ -263,10 +278,19 @@ impl Api {
         self.send(self.request(Method::POST, path).json(body)).await
     }
 
+    /// `POST /api/v1/sessions` with `body` (a login `code`, a `previousToken`) and extra headers.
+    pub async fn start_session(&self, body: &Value, headers: &[(&str, &str)]) -> Reply {
+        let mut request = self.request(Method::POST, "/api/v1/sessions").json(body);
+        for &(name, value) in headers {
+            request = request.header(name, value);
+        }
+        self.send(request).await
+    }
+
     /// A new anonymous player's bearer token.
     pub async fn new_token(&self) -> String {
         let session = self
-            .post("/api/v1/sessions", &json!({}))
+            .start_session(&json!({}), &[])
             .await
             .ok(201, "POST /api/v1/sessions");
         session["token"].as_str().expect("token").to_string()
@@ -557,7 +581,6 @@ pub fn game_endpoints(id: &str) -> Vec<Endpoint> {
         at(Method::POST, "/undo", Some(json!({}))),
         at(Method::POST, "/resign", Some(json!({}))),
         at(Method::GET, "/replay", None),
-        at(Method::GET, "/replay?step=0", None),
         at(Method::GET, "/export", None),
         at(Method::GET, "/hint", None),
         at(Method::DELETE, "", None),

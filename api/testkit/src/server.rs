@@ -24,6 +24,10 @@ use tempfile::TempDir;
 /// The flags a server needs when a test sends many writes with one token.
 pub const NO_RATE_LIMIT: &[&str] = &["--write-rate-limit", "0"];
 
+/// The environment variable (and value) that lifts the per-address limit on new sessions; the
+/// harness sets it for every server it starts.
+const NO_SESSION_LIMIT: (&str, &str) = ("GOMOKU_SESSIONS_PER_MINUTE", "0");
+
 /// How long a starting server may take to print its address.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -52,9 +56,21 @@ impl ServerBinary {
         &self.0
     }
 
-    /// A command running the binary, for its other subcommands (`backup`).
+    /// A command running the binary, for its other subcommands.
     pub fn command(&self) -> Command {
         Command::new(&self.0)
+    }
+
+    /// `gomoku-server backup <target>` on `database`, ready to run.
+    pub fn backup(&self, database: &Database, target: &Path) -> Command {
+        let mut command = self.command();
+        command
+            .arg("backup")
+            .arg(target)
+            .arg("--database-url")
+            .arg(database.url())
+            .env("RUST_LOG", "warn");
+        command
     }
 }
 
@@ -92,6 +108,15 @@ impl Database {
         Database(Arc::new(Location {
             url: format!("sqlite://{}", path.display()),
             sqlite_file: Some(path.to_path_buf()),
+            _dir: None,
+        }))
+    }
+
+    /// SQLite in the server's memory (`sqlite::memory:`): gone when the process stops.
+    pub fn sqlite_in_memory() -> Database {
+        Database(Arc::new(Location {
+            url: "sqlite::memory:".to_string(),
+            sqlite_file: None,
             _dir: None,
         }))
     }
@@ -145,6 +170,11 @@ impl ServerBuilder {
         self
     }
 
+    /// The binary it starts, for its other subcommands.
+    pub fn binary(&self) -> &ServerBinary {
+        &self.binary
+    }
+
     /// Sends the server's log to a file of its own instead of the caller's stderr; see
     /// [`Server::log_text`]. Restarts append to the same file.
     pub fn capture_log(mut self) -> ServerBuilder {
@@ -189,6 +219,9 @@ fn spawn(builder: &ServerBuilder, database: &Database, log: Option<&Path>) -> (C
         // A developer's own WeChat credentials must not turn on the real login.
         .env_remove("WECHAT_APPID")
         .env_remove("WECHAT_SECRET")
+        // Every client of a test, bench or stress run comes from 127.0.0.1, so the per-address
+        // limit on new sessions is off; a test of that limit sets it by flag, which wins.
+        .env(NO_SESSION_LIMIT.0, NO_SESSION_LIMIT.1)
         .env(
             "RUST_LOG",
             std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),

@@ -70,7 +70,8 @@ enum Run {
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Starts `bin` for one run on a fresh database, its log captured, with the write limits lifted
-/// and `flags` added; and a counting client of it.
+/// (the harness lifts the per-address session limit itself) and `flags` added; and a counting
+/// client of it.
 pub fn start(bin: &ServerBinary, flags: &[&str]) -> (Server, Api) {
     let server = Server::builder(bin.clone())
         .args([

@@ -1,0 +1,256 @@
+//! Where a game stands: the [`Outcome`] the judge gives, and its two flat names, [`Status`] and
+//! [`EndReason`], each with one string form (`as_str` / `FromStr`, round-tripping) that storage
+//! and the wire both use.
+//!
+//! The outcome is the rules' verdict; status and end reason are views of it, so nothing above the
+//! rules has to work out a result again from flags or move counts.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::{by_name, ParseError, Point, Stone};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WinReason {
+    Five,
+    Resign,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DrawReason {
+    BoardFull,
+    NoFivePossible,
+}
+
+/// Where the game stands.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Ongoing,
+    /// `line` is the winning stones for a five, empty for a resignation.
+    Win {
+        winner: Stone,
+        reason: WinReason,
+        line: Vec<Point>,
+    },
+    Draw {
+        reason: DrawReason,
+    },
+}
+
+impl Outcome {
+    pub fn status(&self) -> Status {
+        match self {
+            Outcome::Ongoing => Status::Playing,
+            Outcome::Win {
+                winner: Stone::Black,
+                ..
+            } => Status::BlackWon,
+            Outcome::Win {
+                winner: Stone::White,
+                ..
+            } => Status::WhiteWon,
+            Outcome::Draw { .. } => Status::Draw,
+        }
+    }
+
+    pub fn winner(&self) -> Option<Stone> {
+        self.status().winner()
+    }
+
+    /// Why the game ended; None while it goes on.
+    pub fn end_reason(&self) -> Option<EndReason> {
+        match self {
+            Outcome::Ongoing => None,
+            Outcome::Win { reason, .. } => Some((*reason).into()),
+            Outcome::Draw { reason } => Some((*reason).into()),
+        }
+    }
+
+    /// The stones of the winning five; empty unless the game was won on the board.
+    pub fn win_line(&self) -> &[Point] {
+        match self {
+            Outcome::Win { line, .. } => line,
+            _ => &[],
+        }
+    }
+
+    /// The colour that resigned, if the game ended so.
+    pub fn resigned_by(&self) -> Option<Stone> {
+        match self {
+            Outcome::Win {
+                winner,
+                reason: WinReason::Resign,
+                ..
+            } => Some(winner.opponent()),
+            _ => None,
+        }
+    }
+}
+
+/// An outcome by its name: a game is playing, won by one colour, or drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    Playing,
+    BlackWon,
+    WhiteWon,
+    Draw,
+}
+
+impl Status {
+    pub const ALL: [Status; 4] = [
+        Status::Playing,
+        Status::BlackWon,
+        Status::WhiteWon,
+        Status::Draw,
+    ];
+
+    /// "playing", "black_won", "white_won", "draw".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Playing => "playing",
+            Status::BlackWon => "black_won",
+            Status::WhiteWon => "white_won",
+            Status::Draw => "draw",
+        }
+    }
+
+    pub fn is_over(self) -> bool {
+        self != Status::Playing
+    }
+
+    pub fn winner(self) -> Option<Stone> {
+        match self {
+            Status::BlackWon => Some(Stone::Black),
+            Status::WhiteWon => Some(Stone::White),
+            Status::Playing | Status::Draw => None,
+        }
+    }
+}
+
+/// Why a game ended, whoever won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    Five,
+    Resign,
+    BoardFull,
+    NoFivePossible,
+}
+
+impl EndReason {
+    pub const ALL: [EndReason; 4] = [
+        EndReason::Five,
+        EndReason::Resign,
+        EndReason::BoardFull,
+        EndReason::NoFivePossible,
+    ];
+
+    /// "five", "resign", "board_full", "no_five_possible".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Five => "five",
+            EndReason::Resign => "resign",
+            EndReason::BoardFull => "board_full",
+            EndReason::NoFivePossible => "no_five_possible",
+        }
+    }
+}
+
+impl From<WinReason> for EndReason {
+    fn from(reason: WinReason) -> EndReason {
+        match reason {
+            WinReason::Five => EndReason::Five,
+            WinReason::Resign => EndReason::Resign,
+        }
+    }
+}
+
+impl From<DrawReason> for EndReason {
+    fn from(reason: DrawReason) -> EndReason {
+        match reason {
+            DrawReason::BoardFull => EndReason::BoardFull,
+            DrawReason::NoFivePossible => EndReason::NoFivePossible,
+        }
+    }
+}
+
+impl FromStr for Status {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Status, ParseError> {
+        by_name(&Status::ALL, Status::as_str, s).ok_or(ParseError::UnknownStatus)
+    }
+}
+
+impl FromStr for EndReason {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<EndReason, ParseError> {
+        by_name(&EndReason::ALL, EndReason::as_str, s).ok_or(ParseError::UnknownEndReason)
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every name parses back to its value, and nothing else parses.
+    #[test]
+    fn names_round_trip() {
+        for s in Status::ALL {
+            assert_eq!(s.as_str().parse::<Status>(), Ok(s));
+            assert_eq!(s.to_string(), s.as_str());
+        }
+        for r in EndReason::ALL {
+            assert_eq!(r.as_str().parse::<EndReason>(), Ok(r));
+        }
+        for bad in ["", "Playing", "black-won", "won", " draw"] {
+            assert_eq!(bad.parse::<Status>(), Err(ParseError::UnknownStatus));
+        }
+        assert_eq!(
+            "timeout".parse::<EndReason>(),
+            Err(ParseError::UnknownEndReason)
+        );
+    }
+
+    /// Status, winner, end reason and resigner are read off the outcome, not worked out anew.
+    #[test]
+    fn outcome_views() {
+        let five = Outcome::Win {
+            winner: Stone::White,
+            reason: WinReason::Five,
+            line: vec![Point::new(0, 0)],
+        };
+        assert_eq!(five.status(), Status::WhiteWon);
+        assert_eq!(five.winner(), Some(Stone::White));
+        assert_eq!(five.end_reason(), Some(EndReason::Five));
+        assert_eq!(five.win_line(), &[Point::new(0, 0)]);
+        assert_eq!(five.resigned_by(), None);
+        let resigned = Outcome::Win {
+            winner: Stone::Black,
+            reason: WinReason::Resign,
+            line: vec![],
+        };
+        assert_eq!(resigned.resigned_by(), Some(Stone::White));
+        assert_eq!(resigned.end_reason(), Some(EndReason::Resign));
+        let draw = Outcome::Draw {
+            reason: DrawReason::NoFivePossible,
+        };
+        assert_eq!(
+            (draw.status(), draw.winner(), draw.end_reason()),
+            (Status::Draw, None, Some(EndReason::NoFivePossible))
+        );
+        assert_eq!(Outcome::Ongoing.status(), Status::Playing);
+        assert!(!Status::Playing.is_over() && Status::Draw.is_over());
+        assert_eq!(Outcome::Ongoing.end_reason(), None);
+    }
+}
