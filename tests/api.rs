@@ -479,7 +479,7 @@ async fn invalid_settings_create_nothing() {
         json!({"boardSize": 20}),
         json!({"boardSize": 0}),
         json!({"rule": "go"}),
-        json!({"mode": "online"}),
+        json!({"mode": "remote"}),
         json!({"mode": "ai"}),
         json!({"mode": "ai", "ai": {"level": "godlike", "player": 2}}),
         json!({"mode": "ai", "ai": {"level": "easy", "player": 3}}),

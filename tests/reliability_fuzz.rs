@@ -649,7 +649,7 @@ fn hostile_requests(id: &str) -> Vec<Hostile> {
         r#"{"boardSize": null, "rule": null, "mode": 3}"#,
         r#"{"rule": "freestyle'; drop table games; --"}"#,
         r#"{"rule": "FREESTYLE"}"#,
-        r#"{"mode": "online"}"#,
+        r#"{"mode": "remote"}"#,
         r#"{"mode": "ai"}"#,
         r#"{"mode": "ai", "ai": {"level": "impossible", "player": 2}}"#,
         r#"{"mode": "ai", "ai": {"level": "easy", "player": 3}}"#,

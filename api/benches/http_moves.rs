@@ -185,17 +185,23 @@ impl Raw {
             .expect("insert move");
             // Every column a move can change, guarded by the row's version (optimistic update).
             let updated = sqlx::query(
-                "update games set status = ?, end_reason = ?, win_line = ?, resigned_by = ?, \
-                 move_count = ?, version = version + 1, updated_at = ?, finished_at = ? \
+                "update games set status = ?, end_reason = ?, win_line = ?, to_move = ?, \
+                 move_count = ?, version = version + 1, updated_at = ?, finished_at = ?, \
+                 black_ms = ?, white_ms = ?, deadline = ?, takeback_offer = ?, draw_offer = ? \
                  where id = ? and version = ?",
             )
             .bind("playing")
             .bind(None::<String>)
             .bind(None::<String>)
-            .bind(None::<i64>)
+            .bind(1 + (ply + 1) % 2)
             .bind(ply + 1)
             .bind(&at)
             .bind(None::<String>)
+            .bind(None::<i64>)
+            .bind(None::<i64>)
+            .bind(None::<String>)
+            .bind(None::<i64>)
+            .bind(None::<i64>)
             .bind(&self.games[g])
             .bind(ply)
             .execute(&mut *tx)

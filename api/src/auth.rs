@@ -8,8 +8,9 @@
 //! path does not read the database; tokens are never logged.
 //!
 //! The [`Player`] extractor takes what it needs from the application state through `FromRef`
-//! (the database, [`Sessions`], the rate [`Limits`]) and applies the per-token write limit, so
-//! only valid sessions take room in the limiter.
+//! (the database, [`Sessions`], the rate [`Limits`]) and applies the per-token write limit to
+//! every POST, PATCH and DELETE (moves, joins, offers, resignations, renames…), so only valid
+//! sessions take room in the limiter.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -191,7 +192,7 @@ where
         let Bearer(hash) = Bearer::from_request_parts(parts, state).await?;
         let sessions = Arc::<Sessions>::from_ref(state);
         let id = sessions.player(&Db::from_ref(state), hash).await?;
-        if parts.method == Method::POST || parts.method == Method::DELETE {
+        if matches!(parts.method, Method::POST | Method::PATCH | Method::DELETE) {
             Arc::<Limits>::from_ref(state).write(&hash)?;
         }
         Ok(Player { id, session: hash })

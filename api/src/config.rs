@@ -198,6 +198,36 @@ pub struct Config {
     )]
     pub ai_master_ms: u64,
 
+    /// Live connections (`GET /games/{id}/live`) one token may hold at once.
+    #[arg(
+        long,
+        env = "GOMOKU_LIVE_CONNECTIONS_PER_TOKEN",
+        default_value_t = 8,
+        value_parser = clap::value_parser!(u16).range(1..),
+        global = true
+    )]
+    pub live_connections_per_token: u16,
+
+    /// How often a live connection is pinged.
+    #[arg(
+        long,
+        env = "GOMOKU_LIVE_PING_MS",
+        default_value_t = 20_000,
+        value_parser = clap::value_parser!(u64).range(10..),
+        global = true
+    )]
+    pub live_ping_ms: u64,
+
+    /// A live connection silent this long (no pong, no message) is closed.
+    #[arg(
+        long,
+        env = "GOMOKU_LIVE_IDLE_MS",
+        default_value_t = 60_000,
+        value_parser = clap::value_parser!(u64).range(10..),
+        global = true
+    )]
+    pub live_idle_ms: u64,
+
     /// Longest time a request may take before it is answered with a timeout.
     #[arg(
         long,
@@ -215,6 +245,14 @@ impl Config {
 
     pub fn request_timeout(&self) -> Duration {
         Duration::from_millis(self.request_timeout_ms)
+    }
+
+    pub fn live_ping(&self) -> Duration {
+        Duration::from_millis(self.live_ping_ms)
+    }
+
+    pub fn live_idle(&self) -> Duration {
+        Duration::from_millis(self.live_idle_ms)
     }
 
     /// How long a session may go unused before it expires.
@@ -275,6 +313,9 @@ mod tests {
         assert_eq!(c.ai_queue_timeout_ms, 10_000);
         assert_eq!(c.ai_master_ms, 2000);
         assert_eq!(c.request_timeout_ms, 30_000);
+        assert_eq!(c.live_connections_per_token, 8);
+        assert_eq!(c.live_ping(), Duration::from_secs(20));
+        assert_eq!(c.live_idle(), Duration::from_secs(60));
         assert_eq!((c.hints_per_minute, c.hint_burst), (10, 5));
         assert_eq!((c.sessions_per_minute, c.session_burst), (30, 30));
         assert!(!c.trust_forwarded_for);

@@ -16,6 +16,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::ai::AiError;
+use crate::http::view::GameState;
 use crate::limits::RateLimited;
 use crate::store::StoreError;
 
@@ -34,7 +35,11 @@ pub enum ApiError {
     /// 401: the token names a session that went unused for too long.
     #[error("the session has expired; start a new one, naming this token as previousToken")]
     SessionExpired,
-    /// 404: the id names no game of the caller.
+    /// 403: the caller does not sit at this online game (a spectator may read and watch it only).
+    #[error("only the game's players may do this")]
+    NotAPlayer,
+    /// 404: the id names no game the caller may see (another player's local or ai game is as
+    /// good as none).
     #[error("no such game")]
     GameNotFound,
     /// 404: no such route.
@@ -52,6 +57,31 @@ pub enum ApiError {
     /// 409: the game is finished (or resigned, for undo).
     #[error("the game is over")]
     GameOver,
+    /// 409 GAME_OVER, with the game as it ended: a write on an online game that is over (the
+    /// flag may have fallen just before the request arrived).
+    #[error("the game is over")]
+    GameOverWith(Box<GameState>),
+    /// 409: it is the other player's turn.
+    #[error("it is the other player's turn")]
+    NotYourTurn,
+    /// 409: the online game still waits for its second player.
+    #[error("the game waits for a second player to join")]
+    WaitingForOpponent,
+    /// 409: both seats of the online game are taken.
+    #[error("both seats of this game are taken")]
+    GameFull,
+    /// 409: online games have no plain undo; offer a takeback instead.
+    #[error("in an online game a move is taken back by a takeback the opponent accepts")]
+    TakebackRequired,
+    /// 409: an online game with two players belongs to both and cannot be deleted.
+    #[error("this game belongs to both of its players and cannot be deleted")]
+    SharedGame,
+    /// 409: joining, takebacks and draw offers are for online games.
+    #[error("only online games have seats and offers; use undo and resign")]
+    OnlineOnly,
+    /// 409: no hints in a game against a person.
+    #[error("hints are off in games against a person")]
+    HintsDisabled,
     /// 409: the client's `ply` does not match the game.
     #[error("ply {ply} does not match the {move_count} moves on the board")]
     PlyMismatch { ply: i64, move_count: usize },
@@ -80,6 +110,13 @@ pub enum ApiError {
     /// 422: the game settings are not valid.
     #[error("invalid settings: {0}")]
     InvalidSettings(String),
+    /// 422: the display name is empty after trimming, longer than 16 characters, or has control
+    /// characters.
+    #[error("invalid name: {0}")]
+    InvalidName(String),
+    /// 426: `GET /live` without a WebSocket upgrade.
+    #[error("this endpoint is a WebSocket: send the upgrade headers")]
+    UpgradeRequired,
     /// 422: the imported record is not valid; `move_index` names the move to blame.
     #[error("invalid record: {message}")]
     InvalidRecord {
@@ -90,6 +127,9 @@ pub enum ApiError {
     /// after the given time.
     #[error("too many requests")]
     RateLimited { retry_after: Duration },
+    /// 429: the token already holds as many live connections as allowed.
+    #[error("too many live connections for this token (at most {0})")]
+    TooManyConnections(usize),
     /// 503: the database stayed locked by another writer past the busy timeout.
     #[error("the database is busy, try again")]
     Busy,
@@ -126,6 +166,10 @@ pub struct ErrorDetail {
     /// With RATE_LIMITED: seconds to wait (also in the Retry-After header).
     #[serde(rename = "retryAfter", skip_serializing_if = "Option::is_none")]
     pub retry_after: Option<u64>,
+    /// With GAME_OVER on a write to an online game: the game as it ended (for a flag that fell
+    /// before the request arrived, the timed-out state).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<Box<GameState>>,
 }
 
 impl ApiError {
@@ -138,21 +182,33 @@ impl ApiError {
         match self {
             InvalidJson(_) | InvalidQuery(_) => StatusCode::BAD_REQUEST,
             Unauthorized | SessionExpired => StatusCode::UNAUTHORIZED,
+            NotAPlayer => StatusCode::FORBIDDEN,
             GameNotFound | NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             CellOccupied
             | GameOver
+            | GameOverWith(_)
+            | NotYourTurn
+            | WaitingForOpponent
+            | GameFull
+            | TakebackRequired
+            | SharedGame
+            | OnlineOnly
+            | HintsDisabled
             | PlyMismatch { .. }
             | GameChanged
             | NothingToUndo
             | TooManyGames(_) => StatusCode::CONFLICT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            OutOfBounds | ForbiddenMove(_) | InvalidSettings(_) | InvalidRecord { .. } => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
-            RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            OutOfBounds
+            | ForbiddenMove(_)
+            | InvalidSettings(_)
+            | InvalidName(_)
+            | InvalidRecord { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
+            RateLimited { .. } | TooManyConnections(_) => StatusCode::TOO_MANY_REQUESTS,
             Busy | AiBusy => StatusCode::SERVICE_UNAVAILABLE,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -165,12 +221,20 @@ impl ApiError {
             InvalidQuery(_) => "INVALID_QUERY",
             Unauthorized => "UNAUTHORIZED",
             SessionExpired => "SESSION_EXPIRED",
+            NotAPlayer => "NOT_A_PLAYER",
             GameNotFound => "GAME_NOT_FOUND",
             NotFound => "NOT_FOUND",
             MethodNotAllowed => "METHOD_NOT_ALLOWED",
             RequestTimeout => "REQUEST_TIMEOUT",
             CellOccupied => "CELL_OCCUPIED",
-            GameOver => "GAME_OVER",
+            GameOver | GameOverWith(_) => "GAME_OVER",
+            NotYourTurn => "NOT_YOUR_TURN",
+            WaitingForOpponent => "WAITING_FOR_OPPONENT",
+            GameFull => "GAME_FULL",
+            TakebackRequired => "TAKEBACK_REQUIRED",
+            SharedGame => "SHARED_GAME",
+            OnlineOnly => "ONLINE_ONLY",
+            HintsDisabled => "HINTS_DISABLED",
             PlyMismatch { .. } => "PLY_MISMATCH",
             GameChanged => "GAME_CHANGED",
             NothingToUndo => "NOTHING_TO_UNDO",
@@ -180,8 +244,11 @@ impl ApiError {
             OutOfBounds => "OUT_OF_BOUNDS",
             ForbiddenMove(_) => "FORBIDDEN_MOVE",
             InvalidSettings(_) => "INVALID_SETTINGS",
+            InvalidName(_) => "INVALID_NAME",
             InvalidRecord { .. } => "INVALID_RECORD",
+            UpgradeRequired => "UPGRADE_REQUIRED",
             RateLimited { .. } => "RATE_LIMITED",
+            TooManyConnections(_) => "TOO_MANY_CONNECTIONS",
             Busy => "BUSY",
             AiBusy => "AI_BUSY",
             Internal(_) => "INTERNAL",
@@ -202,6 +269,7 @@ impl ApiError {
             move_index: None,
             move_count: None,
             retry_after: None,
+            game: None,
         };
         match self {
             ApiError::ForbiddenMove(kind) => detail.kind = Some(kind.as_str().to_string()),
@@ -210,6 +278,7 @@ impl ApiError {
             ApiError::RateLimited { retry_after } => {
                 detail.retry_after = Some(retry_secs(*retry_after))
             }
+            ApiError::GameOverWith(game) => detail.game = Some(game.clone()),
             _ => {}
         }
         ErrorBody { error: detail }
@@ -325,11 +394,22 @@ mod tests {
             (ApiError::InvalidQuery("x".into()), 400, "INVALID_QUERY"),
             (ApiError::Unauthorized, 401, "UNAUTHORIZED"),
             (ApiError::SessionExpired, 401, "SESSION_EXPIRED"),
+            (ApiError::NotAPlayer, 403, "NOT_A_PLAYER"),
             (ApiError::GameNotFound, 404, "GAME_NOT_FOUND"),
             (ApiError::NotFound, 404, "NOT_FOUND"),
             (ApiError::MethodNotAllowed, 405, "METHOD_NOT_ALLOWED"),
             (ApiError::CellOccupied, 409, "CELL_OCCUPIED"),
             (ApiError::GameOver, 409, "GAME_OVER"),
+            (ApiError::NotYourTurn, 409, "NOT_YOUR_TURN"),
+            (ApiError::WaitingForOpponent, 409, "WAITING_FOR_OPPONENT"),
+            (ApiError::GameFull, 409, "GAME_FULL"),
+            (ApiError::TakebackRequired, 409, "TAKEBACK_REQUIRED"),
+            (ApiError::SharedGame, 409, "SHARED_GAME"),
+            (ApiError::OnlineOnly, 409, "ONLINE_ONLY"),
+            (ApiError::HintsDisabled, 409, "HINTS_DISABLED"),
+            (ApiError::InvalidName("x".into()), 422, "INVALID_NAME"),
+            (ApiError::UpgradeRequired, 426, "UPGRADE_REQUIRED"),
+            (ApiError::TooManyConnections(8), 429, "TOO_MANY_CONNECTIONS"),
             (
                 ApiError::PlyMismatch {
                     ply: 3,

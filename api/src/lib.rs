@@ -2,8 +2,9 @@
 //!
 //! Layers, from the bottom: the rules (`gomoku-rules`) and the AI (`gomoku-engine`) are crates
 //! of their own; [`store`] maps SQLite rows to the rules' types; [`ai`] runs the engine off the
-//! async runtime; [`limits`] holds the rate limits and [`auth`] the sessions; [`http`] is the
-//! REST API on top, and nothing imports it. [`serve`] and [`store::backup`] are what the
+//! async runtime; [`online`] holds online play's clock arithmetic, live hub and flag timers;
+//! [`limits`] holds the rate limits and [`auth`] the sessions; [`http`] is the REST API and the
+//! live WebSocket on top, and nothing imports it. [`serve`] and [`store::backup`] are what the
 //! `gomoku-server` binary runs.
 
 pub mod ai;
@@ -12,6 +13,7 @@ pub mod config;
 pub mod error;
 pub mod http;
 pub mod limits;
+pub mod online;
 pub mod state;
 pub mod store;
 pub mod wechat;
@@ -33,9 +35,10 @@ const LIMITER_SWEEP: Duration = Duration::from_secs(60);
 /// How often sessions past their idle time and renewal grace are deleted.
 const SESSION_SWEEP: Duration = Duration::from_secs(3600);
 
-/// Binds the configured address, prints `listening on <addr>` on stdout (how tests learn the
-/// port), and serves until `shutdown` completes; then lets in-flight requests finish, but no
-/// longer than the request timeout plus a margin.
+/// Binds the configured address, re-arms the flag timers of running clocks, prints
+/// `listening on <addr>` on stdout (how tests learn the port), and serves until `shutdown`
+/// completes; then closes the live sockets and lets in-flight requests finish, but no longer
+/// than the request timeout plus a margin.
 pub async fn serve(
     db: Db,
     config: Config,
@@ -65,6 +68,14 @@ pub async fn serve(
             sweep_sessions(&sweep_db, &sessions).await;
         }
     });
+    // Clocks that ran when the server stopped: a flag that fell meanwhile falls now, at its
+    // deadline.
+    match state.timers.rearm_all().await {
+        Ok(0) => {}
+        Ok(running) => tracing::info!(running, "re-armed the clocks of running games"),
+        Err(e) => tracing::error!(error = %e, "could not re-arm the running clocks"),
+    }
+    let hub = state.hub.clone();
     // The peer address is what session creation is limited by.
     let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
 
@@ -81,6 +92,9 @@ pub async fn serve(
     let signal = async move {
         shutdown.await;
         tracing::info!("shutting down");
+        // Live sockets are upgraded connections, which a graceful shutdown does not wait for:
+        // they are told to close, and their clients reconnect to the next server.
+        hub.close_all();
         let _ = fired_tx.send(true);
     };
     let server = axum::serve(listener, app).with_graceful_shutdown(signal);

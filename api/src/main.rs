@@ -49,6 +49,11 @@ async fn main() -> ExitCode {
 }
 
 async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    // Every live connection is an open file: lift the soft limit on them to the hard one.
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => tracing::debug!(limit, "open files allowed"),
+        Err(e) => tracing::warn!(error = %e, "could not raise the limit on open files"),
+    }
     if store::in_memory(&config.database_url) {
         tracing::warn!("in-memory database: every game is lost when the server stops");
     }

@@ -1,6 +1,6 @@
 //! What the handlers share: the database, the configuration, the AI pool, the sessions, the
-//! rate limits and the WeChat client. Cheap to clone (everything is behind `Arc` or is a
-//! handle). Each part is its own `FromRef` source, so an extractor such as
+//! rate limits, the WeChat client, and online play's live hub and flag timers. Cheap to clone
+//! (everything is behind `Arc` or is a handle). Each part is its own `FromRef` source, so an extractor such as
 //! [`Player`](crate::auth::Player) asks for the parts it needs rather than for all of this.
 
 use std::sync::Arc;
@@ -12,7 +12,9 @@ use crate::ai::Ai;
 use crate::auth::Sessions;
 use crate::config::Config;
 use crate::limits::Limits;
-use crate::store::Db;
+use crate::online::hub::Hub;
+use crate::online::timers::Timers;
+use crate::store::{Db, Watch};
 use crate::wechat::WeChat;
 
 #[derive(Clone, FromRef)]
@@ -24,9 +26,14 @@ pub struct AppState {
     pub limits: Arc<Limits>,
     /// None when no WeChat credentials are configured (sessions are anonymous then).
     pub wechat: Option<WeChat>,
+    /// Live connections and presence of this process.
+    pub hub: Arc<Hub>,
+    /// This process's flag timers.
+    pub timers: Arc<Timers>,
 }
 
 impl AppState {
+    /// The state of a server on `db`; the hub and the timers start watching its commits.
     pub fn new(db: Db, config: Config) -> AppState {
         let wechat = config
             .wechat_credentials()
@@ -36,9 +43,17 @@ impl AppState {
             Duration::from_millis(config.ai_queue_timeout_ms),
             Duration::from_millis(config.ai_master_ms),
         );
+        let hub = Arc::new(Hub::new(usize::from(config.live_connections_per_token)));
+        let timers = Arc::new(Timers::new(db.clone()));
+        let watchers: Vec<Arc<dyn Watch>> = vec![hub.clone(), timers.clone()];
+        if !db.watch(watchers) {
+            tracing::warn!("the database already has watchers; this state's hub stays unfed");
+        }
         AppState {
             db,
             ai,
+            hub,
+            timers,
             sessions: Arc::new(Sessions::new(
                 config.session_idle(),
                 config.session_renew_grace(),

@@ -4,7 +4,8 @@
 //! A [`Game`] is a validated position: it can only be reached by playing legal moves from an
 //! empty board, so every `Game` value is one that the judge has accepted move by move.
 //!
-//! Modules: [`board`] (cells, stones, points), [`game`] (playing, undo, resign), [`outcome`]
+//! Modules: [`board`] (cells, stones, points), [`game`] (playing, undo and takeback, endings
+//! off the board: resignation, time, agreement), [`outcome`]
 //! (the verdict and its names), [`judge`] (fives and draws), [`renju`] (black's forbidden
 //! points) and [`notation`] ("h8"). Every name that crosses into storage or onto the wire
 //! (rule, status, end reason, forbidden kind) has one string form: `as_str` and `FromStr`.
@@ -19,7 +20,7 @@ pub mod renju;
 pub use board::{Board, Point, Stone, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 pub use game::{Game, Move, PlayError, SetupError, UndoError};
 pub use notation::{Coord, ParseError};
-pub use outcome::{DrawReason, EndReason, Outcome, Status, WinReason};
+pub use outcome::{DrawReason, EndReason, Ending, Outcome, Status, WinReason};
 pub use renju::ForbiddenKind;
 
 use std::fmt;

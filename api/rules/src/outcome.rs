@@ -3,7 +3,10 @@
 //! and the wire both use.
 //!
 //! The outcome is the rules' verdict; status and end reason are views of it, so nothing above the
-//! rules has to work out a result again from flags or move counts.
+//! rules has to work out a result again from flags or move counts. Most outcomes follow from the
+//! stones; an [`Ending`] (a resignation, a flag fall, a draw agreed) is decided off the board, so
+//! storage keeps it as the status and end reason it shows, and [`Ending::from_result`] reads it
+//! back.
 
 use std::fmt;
 use std::str::FromStr;
@@ -14,12 +17,54 @@ use crate::{by_name, ParseError, Point, Stone};
 pub enum WinReason {
     Five,
     Resign,
+    /// The loser's clock ran out.
+    Timeout,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DrawReason {
     BoardFull,
     NoFivePossible,
+    /// Both players agreed to a draw.
+    Agreement,
+}
+
+/// A game ended off the board: by a resignation or a flag fall (each naming the colour that
+/// lost), or by a draw both players agreed to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ending {
+    Resigned(Stone),
+    TimedOut(Stone),
+    DrawAgreed,
+}
+
+impl Ending {
+    /// The outcome this ending gives.
+    pub fn outcome(self) -> Outcome {
+        let win = |loser: Stone, reason| Outcome::Win {
+            winner: loser.opponent(),
+            reason,
+            line: Vec::new(),
+        };
+        match self {
+            Ending::Resigned(loser) => win(loser, WinReason::Resign),
+            Ending::TimedOut(loser) => win(loser, WinReason::Timeout),
+            Ending::DrawAgreed => Outcome::Draw {
+                reason: DrawReason::Agreement,
+            },
+        }
+    }
+
+    /// The ending that a result shown as `status` and `reason` records; None for a result the
+    /// stones decide (a five, a full board, no five possible) or that does not fit together.
+    pub fn from_result(status: Status, reason: EndReason) -> Option<Ending> {
+        match (reason, status.winner()) {
+            (EndReason::Resign, Some(winner)) => Some(Ending::Resigned(winner.opponent())),
+            (EndReason::Timeout, Some(winner)) => Some(Ending::TimedOut(winner.opponent())),
+            (EndReason::Agreement, None) if status == Status::Draw => Some(Ending::DrawAgreed),
+            _ => None,
+        }
+    }
 }
 
 /// Where the game stands.
@@ -74,14 +119,22 @@ impl Outcome {
         }
     }
 
-    /// The colour that resigned, if the game ended so.
-    pub fn resigned_by(&self) -> Option<Stone> {
+    /// How the game ended off the board, if it did.
+    pub fn ending(&self) -> Option<Ending> {
         match self {
             Outcome::Win {
                 winner,
                 reason: WinReason::Resign,
                 ..
-            } => Some(winner.opponent()),
+            } => Some(Ending::Resigned(winner.opponent())),
+            Outcome::Win {
+                winner,
+                reason: WinReason::Timeout,
+                ..
+            } => Some(Ending::TimedOut(winner.opponent())),
+            Outcome::Draw {
+                reason: DrawReason::Agreement,
+            } => Some(Ending::DrawAgreed),
             _ => None,
         }
     }
@@ -134,23 +187,29 @@ pub enum EndReason {
     Resign,
     BoardFull,
     NoFivePossible,
+    Timeout,
+    Agreement,
 }
 
 impl EndReason {
-    pub const ALL: [EndReason; 4] = [
+    pub const ALL: [EndReason; 6] = [
         EndReason::Five,
         EndReason::Resign,
         EndReason::BoardFull,
         EndReason::NoFivePossible,
+        EndReason::Timeout,
+        EndReason::Agreement,
     ];
 
-    /// "five", "resign", "board_full", "no_five_possible".
+    /// "five", "resign", "board_full", "no_five_possible", "timeout", "agreement".
     pub fn as_str(self) -> &'static str {
         match self {
             EndReason::Five => "five",
             EndReason::Resign => "resign",
             EndReason::BoardFull => "board_full",
             EndReason::NoFivePossible => "no_five_possible",
+            EndReason::Timeout => "timeout",
+            EndReason::Agreement => "agreement",
         }
     }
 }
@@ -160,6 +219,7 @@ impl From<WinReason> for EndReason {
         match reason {
             WinReason::Five => EndReason::Five,
             WinReason::Resign => EndReason::Resign,
+            WinReason::Timeout => EndReason::Timeout,
         }
     }
 }
@@ -169,6 +229,7 @@ impl From<DrawReason> for EndReason {
         match reason {
             DrawReason::BoardFull => EndReason::BoardFull,
             DrawReason::NoFivePossible => EndReason::NoFivePossible,
+            DrawReason::Agreement => EndReason::Agreement,
         }
     }
 }
@@ -217,7 +278,7 @@ mod tests {
             assert_eq!(bad.parse::<Status>(), Err(ParseError::UnknownStatus));
         }
         assert_eq!(
-            "timeout".parse::<EndReason>(),
+            "time_out".parse::<EndReason>(),
             Err(ParseError::UnknownEndReason)
         );
     }
@@ -234,13 +295,13 @@ mod tests {
         assert_eq!(five.winner(), Some(Stone::White));
         assert_eq!(five.end_reason(), Some(EndReason::Five));
         assert_eq!(five.win_line(), &[Point::new(0, 0)]);
-        assert_eq!(five.resigned_by(), None);
+        assert_eq!(five.ending(), None);
         let resigned = Outcome::Win {
             winner: Stone::Black,
             reason: WinReason::Resign,
             line: vec![],
         };
-        assert_eq!(resigned.resigned_by(), Some(Stone::White));
+        assert_eq!(resigned.ending(), Some(Ending::Resigned(Stone::White)));
         assert_eq!(resigned.end_reason(), Some(EndReason::Resign));
         let draw = Outcome::Draw {
             reason: DrawReason::NoFivePossible,
@@ -252,5 +313,34 @@ mod tests {
         assert_eq!(Outcome::Ongoing.status(), Status::Playing);
         assert!(!Status::Playing.is_over() && Status::Draw.is_over());
         assert_eq!(Outcome::Ongoing.end_reason(), None);
+    }
+
+    /// Every ending gives an outcome that names it again, and its status and end reason read
+    /// back as the same ending; results the stones decide are no ending.
+    #[test]
+    fn endings_round_trip_through_their_result() {
+        for ending in [
+            Ending::Resigned(Stone::Black),
+            Ending::Resigned(Stone::White),
+            Ending::TimedOut(Stone::Black),
+            Ending::TimedOut(Stone::White),
+            Ending::DrawAgreed,
+        ] {
+            let outcome = ending.outcome();
+            assert_eq!(outcome.ending(), Some(ending));
+            let reason = outcome.end_reason().unwrap();
+            assert_eq!(Ending::from_result(outcome.status(), reason), Some(ending));
+        }
+        let timed_out = Ending::TimedOut(Stone::White).outcome();
+        assert_eq!(
+            (timed_out.status(), timed_out.end_reason()),
+            (Status::BlackWon, Some(EndReason::Timeout))
+        );
+        assert_eq!(Ending::from_result(Status::BlackWon, EndReason::Five), None);
+        assert_eq!(Ending::from_result(Status::Draw, EndReason::Resign), None);
+        assert_eq!(
+            Ending::from_result(Status::BlackWon, EndReason::Agreement),
+            None
+        );
     }
 }

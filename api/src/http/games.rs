@@ -1,4 +1,8 @@
-//! The games resource: create, list (the saved-games list), read and delete.
+//! The games resource: create (local, against the AI, or online), list (the saved-games list:
+//! the games where the caller has a seat), read and delete.
+//!
+//! Who may see a game: a local or ai game its owner only (anyone else gets 404, as if there were
+//! no such game); an online game its two players, and anyone holding its id as a spectator.
 
 use std::sync::Arc;
 
@@ -9,6 +13,7 @@ use axum::{Json, Router};
 use gomoku_engine::Level;
 use gomoku_rules::{Game, Rule, Stone};
 use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
 use super::extract::{GameId, JsonBody, Whole};
@@ -20,7 +25,8 @@ use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
 use crate::store;
 use crate::store::games::{
-    self, AiSetting, Mode, NewGame, StatusFilter, StoredGame, StoredMove, Written,
+    self, AiSetting, GameStatus, Mode, NewGame, OnlineSetup, Role, StatusFilter, StoredGame,
+    StoredMove, TimeControl, Written,
 };
 
 pub fn router() -> Router<AppState> {
@@ -29,34 +35,48 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/games/{id}", get(read).delete(delete))
 }
 
-/// Loads the caller's game or answers 404.
+/// Loads a game the caller may see, or answers 404.
 pub(super) async fn load(
     state: &AppState,
     player: &Player,
     id: &str,
 ) -> Result<Arc<StoredGame>, ApiError> {
-    games::load(&state.db, &player.id, id)
+    games::load(&state.db, id)
         .await?
+        .filter(|stored| stored.role(&player.id).is_some())
         .ok_or(ApiError::GameNotFound)
 }
 
-/// Stores a new game and answers 201 with it, or 409 TOO_MANY_GAMES when it would be playing
+/// The state of `stored` as the caller sees it: with this process's presence, and the clocks
+/// as of now.
+pub(super) fn render(state: &AppState, stored: &StoredGame, player: &Player) -> GameState {
+    GameState::new(
+        stored,
+        &player.id,
+        state.hub.presence(&stored.row.id),
+        OffsetDateTime::now_utc(),
+    )
+}
+
+/// Stores a new game and answers 201 with it, or 409 TOO_MANY_GAMES when it would be unfinished
 /// and its player already has as many unfinished games as allowed.
 pub(super) async fn store_new(
     state: &AppState,
+    player: &Player,
     new: NewGame,
 ) -> Result<(StatusCode, Json<GameState>), ApiError> {
     let cap = state.config.max_unfinished_games;
     match games::insert(&state.db, new, cap).await? {
-        Written::Stored(stored) => Ok((StatusCode::CREATED, Json(GameState::new(&stored)))),
+        Written::Stored(stored) => Ok((StatusCode::CREATED, Json(render(state, &stored, player)))),
         Written::OverCap => Err(ApiError::TooManyGames(cap)),
         Written::Stale => Err(ApiError::internal("a new game cannot be stale")),
     }
 }
 
 /// Settings of a new game. A local game (the default) takes no `ai`; an AI game names
-/// `"mode": "ai"` and needs `ai`. The names are read with their types' `FromStr`, so a name the
-/// server does not know is 422 INVALID_SETTINGS.
+/// `"mode": "ai"` and needs `ai`; an online game names `"mode": "online"` and may take `seat` and
+/// `timeControl`. The names are read with their types' `FromStr`, so a name the server does not
+/// know is 422 INVALID_SETTINGS.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateGame {
@@ -64,6 +84,8 @@ pub struct CreateGame {
     pub rule: Option<String>,
     pub board_size: Option<Whole>,
     pub ai: Option<AiRequest>,
+    pub seat: Option<String>,
+    pub time_control: Option<TimeControlRequest>,
 }
 
 // The body of `POST /games` as the description shows it: one of two kinds of game. These
@@ -82,6 +104,22 @@ pub enum LocalMode {
 #[serde(rename_all = "snake_case")]
 pub enum AiMode {
     Ai,
+}
+
+/// "online"
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OnlineMode {
+    Online,
+}
+
+/// The creator's colour in an online game; "random" (the default) draws it.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatChoice {
+    Black,
+    White,
+    Random,
 }
 
 /// A local game: two people on one device. Takes no `ai`.
@@ -116,13 +154,46 @@ pub struct CreateAiGame {
     ai: AiRequest,
 }
 
-/// Settings of a new game: a local game, or a game against the AI.
+/// A game against a friend on another device: it waits (`status: "waiting"`) until a second
+/// player joins.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct CreateOnlineGame {
+    #[schema(inline)]
+    mode: OnlineMode,
+    /// Default "freestyle".
+    #[schema(value_type = Option<RuleName>)]
+    rule: Option<String>,
+    /// 9 to 19, default 15.
+    #[schema(minimum = 9, maximum = 19)]
+    board_size: Option<i64>,
+    /// The creator's colour; default "random".
+    #[schema(inline)]
+    seat: Option<SeatChoice>,
+    /// Fischer clocks; absent for an untimed game.
+    time_control: Option<TimeControlRequest>,
+}
+
+/// Settings of a new game: a local game, a game against the AI, or an online game.
 #[derive(Deserialize, ToSchema)]
 #[serde(untagged)]
 #[allow(dead_code)]
 pub enum CreateGameBody {
     Local(CreateLocalGame),
     Ai(CreateAiGame),
+    Online(CreateOnlineGame),
+}
+
+/// A time control: each side's time at the start (1 s to 24 h), and what each move adds to the
+/// mover's clock (0 to 60 s).
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TimeControlRequest {
+    #[schema(value_type = i64, minimum = 1000, maximum = 86400000)]
+    pub initial_ms: Whole,
+    #[schema(value_type = i64, minimum = 0, maximum = 60000)]
+    pub increment_ms: Whole,
 }
 
 /// The AI's settings in a new game.
@@ -142,6 +213,7 @@ pub struct Settings {
     pub rule: Rule,
     pub board_size: usize,
     pub ai: Option<AiSetting>,
+    pub online: Option<OnlineSetup>,
 }
 
 impl CreateGame {
@@ -151,7 +223,7 @@ impl CreateGame {
             None => Mode::Local,
             Some(m) => m
                 .parse()
-                .map_err(|_| invalid("mode must be \"local\" or \"ai\""))?,
+                .map_err(|_| invalid("mode must be \"local\", \"ai\" or \"online\""))?,
         };
         let rule = match &self.rule {
             None => Rule::Freestyle,
@@ -165,8 +237,10 @@ impl CreateGame {
             Some(_) => return Err(invalid("boardSize must be between 9 and 19")),
         };
         let ai = match (mode, &self.ai) {
-            (Mode::Local, None) => None,
-            (Mode::Local, Some(_)) => return Err(invalid("ai settings are only for mode \"ai\"")),
+            (Mode::Local | Mode::Online, None) => None,
+            (Mode::Local | Mode::Online, Some(_)) => {
+                return Err(invalid("ai settings are only for mode \"ai\""))
+            }
             (Mode::Ai, None) => return Err(invalid("mode \"ai\" needs ai settings")),
             (Mode::Ai, Some(ai)) => Some(AiSetting {
                 level: ai.level.parse::<Level>().map_err(|_| {
@@ -178,16 +252,60 @@ impl CreateGame {
                     .ok_or_else(|| invalid("ai.player must be 1 or 2"))?,
             }),
         };
+        let online = match mode {
+            Mode::Online => Some(OnlineSetup {
+                seat: match self.seat.as_deref() {
+                    None | Some("random") => {
+                        if rand::random() {
+                            Stone::Black
+                        } else {
+                            Stone::White
+                        }
+                    }
+                    Some("black") => Stone::Black,
+                    Some("white") => Stone::White,
+                    Some(_) => {
+                        return Err(invalid("seat must be \"black\", \"white\" or \"random\""))
+                    }
+                },
+                time_control: self.time_control.map(time_control).transpose()?,
+            }),
+            Mode::Local | Mode::Ai if self.seat.is_some() || self.time_control.is_some() => {
+                return Err(invalid("seat and timeControl are only for mode \"online\""))
+            }
+            Mode::Local | Mode::Ai => None,
+        };
         Ok(Settings {
             mode,
             rule,
             board_size,
             ai,
+            online,
         })
     }
 }
 
-/// Create a game. If the AI plays black, its first move is already made.
+/// A time control within its documented ranges.
+fn time_control(request: TimeControlRequest) -> Result<TimeControl, ApiError> {
+    let (initial_ms, increment_ms) = (request.initial_ms.0, request.increment_ms.0);
+    if !TimeControl::INITIAL_MS.contains(&initial_ms) {
+        return Err(ApiError::InvalidSettings(
+            "timeControl.initialMs must be between 1000 (1 s) and 86400000 (24 h)".into(),
+        ));
+    }
+    if !TimeControl::INCREMENT_MS.contains(&increment_ms) {
+        return Err(ApiError::InvalidSettings(
+            "timeControl.incrementMs must be between 0 and 60000 (60 s)".into(),
+        ));
+    }
+    Ok(TimeControl {
+        initial_ms,
+        increment_ms,
+    })
+}
+
+/// Create a game. If the AI plays black, its first move is already made. An online game waits
+/// for its second player (`status: "waiting"`); share its id, which the friend joins.
 #[utoipa::path(
     post, path = "/api/v1/games", tag = "games",
     request_body = CreateGameBody,
@@ -223,16 +341,18 @@ pub async fn create(
             point,
             stone: Stone::Black,
             played_at: store::now(),
+            clock_ms: None,
         });
     }
     let new = NewGame {
-        player_id: player.id,
+        player_id: player.id.clone(),
         mode: settings.mode,
         ai: settings.ai,
         moves,
         game,
+        online: settings.online,
     };
-    store_new(&state, new).await
+    store_new(&state, &player, new).await
 }
 
 /// Which games a listing shows.
@@ -247,7 +367,8 @@ pub enum ListStatus {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
-    /// "playing" or "finished"; all games when absent.
+    /// "playing" (unfinished: online games still waiting included) or "finished"; all games
+    /// when absent.
     #[param(value_type = Option<ListStatus>, inline)]
     pub status: Option<String>,
     /// Page size, 1 to 100, default 20.
@@ -291,7 +412,8 @@ fn decode_cursor(cursor: &str) -> Option<(&str, &str)> {
     (at_fits && id_fits).then_some((at, id))
 }
 
-/// The caller's games, newest activity first.
+/// The caller's games (local and ai games of theirs, online games where they have a seat),
+/// newest activity first.
 #[utoipa::path(
     get, path = "/api/v1/games", tag = "games",
     params(ListQuery),
@@ -345,13 +467,19 @@ pub async fn list(
     } else {
         None
     };
-    Ok(Json(GameList {
-        games: rows.into_iter().map(GameSummary::from).collect(),
-        next_cursor,
-    }))
+    let now = OffsetDateTime::now_utc();
+    let games = rows
+        .into_iter()
+        .map(|row| {
+            let presence = state.hub.presence(&row.row.id);
+            GameSummary::new(row, &player.id, presence, now)
+        })
+        .collect();
+    Ok(Json(GameList { games, next_cursor }))
 }
 
-/// One game's state.
+/// One game's state: a game of the caller's, or any online game (a spectator's view, `you`
+/// null).
 #[utoipa::path(
     get, path = "/api/v1/games/{id}", tag = "games",
     params(("id" = String, Path, description = "Game id")),
@@ -369,10 +497,12 @@ pub async fn read(
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
     let stored = load(&state, &player, &id).await?;
-    Ok(Json(GameState::new(&stored)))
+    Ok(Json(render(&state, &stored, &player)))
 }
 
-/// Delete a game and its moves.
+/// Delete a game and its moves: a local or ai game of the caller's, or an online game of theirs
+/// still waiting for its second player (cancelling the invitation). An online game with two
+/// players belongs to both and stays.
 #[utoipa::path(
     delete, path = "/api/v1/games/{id}", tag = "games",
     params(("id" = String, Path, description = "Game id")),
@@ -380,7 +510,9 @@ pub async fn read(
     responses(
         (status = 204, description = "Deleted"),
         Unauthorized,
+        (status = 403, description = "NOT_A_PLAYER: a spectator's", body = ErrorBody),
         GameNotFound,
+        (status = 409, description = "SHARED_GAME: an online game with two players", body = ErrorBody),
         RateLimited,
         Busy,
     )
@@ -390,10 +522,21 @@ pub async fn delete(
     player: Player,
     GameId(id): GameId,
 ) -> Result<StatusCode, ApiError> {
-    if games::delete(&state.db, &player.id, &id).await? {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(ApiError::GameNotFound)
+    let stored = load(&state, &player, &id).await?;
+    let waiting_only = match stored.role(&player.id) {
+        Some(Role::Owner) => false,
+        Some(Role::Seated(_)) if stored.row.status == GameStatus::Waiting => true,
+        Some(Role::Seated(_)) => return Err(ApiError::SharedGame),
+        Some(Role::Spectator) => return Err(ApiError::NotAPlayer),
+        None => return Err(ApiError::GameNotFound),
+    };
+    if games::delete(&state.db, &id, &player.id, waiting_only).await? {
+        return Ok(StatusCode::NO_CONTENT);
+    }
+    // Gone already, or a second player joined first.
+    match games::load(&state.db, &id).await? {
+        Some(_) if waiting_only => Err(ApiError::SharedGame),
+        _ => Err(ApiError::GameNotFound),
     }
 }
 
@@ -410,16 +553,53 @@ mod tests {
     fn defaults() {
         let s = settings("{}").unwrap();
         assert_eq!(
-            (s.mode, s.rule, s.board_size, s.ai),
-            (Mode::Local, Rule::Freestyle, 15, None)
+            (s.mode, s.rule, s.board_size, s.ai, s.online),
+            (Mode::Local, Rule::Freestyle, 15, None, None)
         );
+    }
+
+    /// An online game takes a seat (drawn when random or absent) and an optional time control
+    /// within its ranges; neither is for another mode.
+    #[test]
+    fn online_settings() {
+        let s = settings(
+            r#"{"mode":"online","seat":"white","timeControl":{"initialMs":300000,"incrementMs":5000}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            s.online,
+            Some(OnlineSetup {
+                seat: Stone::White,
+                time_control: Some(TimeControl {
+                    initial_ms: 300_000,
+                    increment_ms: 5_000
+                })
+            })
+        );
+        let untimed = settings(r#"{"mode":"online"}"#).unwrap().online.unwrap();
+        assert_eq!(untimed.time_control, None);
+        for body in [
+            r#"{"mode":"online","seat":"red"}"#,
+            r#"{"mode":"online","timeControl":{"initialMs":999,"incrementMs":0}}"#,
+            r#"{"mode":"online","timeControl":{"initialMs":86400001,"incrementMs":0}}"#,
+            r#"{"mode":"online","timeControl":{"initialMs":60000,"incrementMs":60001}}"#,
+            r#"{"mode":"online","timeControl":{"initialMs":60000,"incrementMs":-1}}"#,
+            r#"{"mode":"online","ai":{"level":"easy","player":2}}"#,
+            r#"{"mode":"local","seat":"black"}"#,
+            r#"{"timeControl":{"initialMs":60000,"incrementMs":0}}"#,
+        ] {
+            assert!(
+                matches!(settings(body), Err(ApiError::InvalidSettings(_))),
+                "{body}"
+            );
+        }
     }
 
     /// Values outside the documented sets are INVALID_SETTINGS, not silently replaced.
     #[test]
     fn invalid_settings() {
         for body in [
-            r#"{"mode":"online"}"#,
+            r#"{"mode":"remote"}"#,
             r#"{"mode":"AI"}"#,
             r#"{"rule":"caro"}"#,
             r#"{"boardSize":8}"#,

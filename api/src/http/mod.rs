@@ -8,6 +8,9 @@ mod extract;
 pub mod games;
 pub mod health;
 pub mod hint;
+pub mod live;
+pub mod me;
+pub mod online;
 pub mod openapi;
 pub mod play;
 pub mod records;
@@ -56,6 +59,9 @@ pub fn app(state: AppState) -> Router {
         .merge(sessions::router())
         .merge(games::router())
         .merge(play::router())
+        .merge(online::router())
+        .merge(live::router())
+        .merge(me::router())
         .merge(hint::router())
         .merge(replay::router())
         .merge(records::router())
@@ -64,7 +70,13 @@ pub fn app(state: AppState) -> Router {
 
     let cors = CorsLayer::new()
         .allow_origin(Any)
-        .allow_methods([Method::GET, Method::POST, Method::DELETE, Method::OPTIONS])
+        .allow_methods([
+            Method::GET,
+            Method::POST,
+            Method::PATCH,
+            Method::DELETE,
+            Method::OPTIONS,
+        ])
         .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE]);
 
     let trace = TraceLayer::new_for_http().make_span_with(|request: &Request<Body>| {

@@ -10,13 +10,13 @@ use axum::{Json, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{games, health, hint, play, records, replay, sessions, view};
+use super::{games, health, hint, live, me, online, play, records, replay, sessions, view};
 use crate::error::{ErrorBody, ErrorDetail};
 use crate::state::AppState;
 
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Gomoku API", description = "Gomoku games: play, save and resume, undo, replay, export and import."),
+    info(title = "Gomoku API", description = "Gomoku games: play (on one device, against the AI, or online against a friend), save and resume, undo, replay, export and import."),
     paths(
         health::health,
         sessions::create,
@@ -28,6 +28,12 @@ use crate::state::AppState;
         play::play,
         play::undo,
         play::resign,
+        online::join,
+        online::takeback,
+        online::draw,
+        live::live,
+        me::me,
+        me::rename,
         hint::hint,
         replay::replay,
         records::export,
@@ -40,6 +46,8 @@ use crate::state::AppState;
         (name = "sessions", description = "Bearer tokens"),
         (name = "games", description = "Create, list, read and delete games"),
         (name = "play", description = "Moves, undo, resign and hints"),
+        (name = "online", description = "Online games: join, takeback and draw offers, the live WebSocket"),
+        (name = "players", description = "The caller's display name"),
         (name = "replay", description = "A finished or unfinished game's moves, for a replay"),
         (name = "records", description = "Export and import game records"),
     )
@@ -88,6 +96,11 @@ mod tests {
             "/api/v1/games/{id}/moves",
             "/api/v1/games/{id}/undo",
             "/api/v1/games/{id}/resign",
+            "/api/v1/games/{id}/join",
+            "/api/v1/games/{id}/takeback",
+            "/api/v1/games/{id}/draw",
+            "/api/v1/games/{id}/live",
+            "/api/v1/me",
             "/api/v1/games/{id}/hint",
             "/api/v1/games/{id}/replay",
             "/api/v1/games/{id}/export",

@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 use super::extract::{GameId, JsonBody, Whole};
 use super::games::{load, store_new};
 use super::responses::{BadBody, Busy, GameNotFound, RateLimited, Unauthorized};
-use super::view::{AiView, GameState, ResultView};
+use super::view::{AiView, GameState, ResultView, TimeControlView};
 use super::wire::{ModeName, RuleName, Wire};
 use crate::auth::Player;
 use crate::error::{ApiError, ErrorBody};
@@ -37,6 +37,7 @@ pub fn router() -> Router<AppState> {
 
 /// A move in a record.
 #[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct RecordMove {
     pub row: usize,
     pub col: usize,
@@ -46,6 +47,10 @@ pub struct RecordMove {
     pub coord: String,
     /// When the move was played (RFC 3339).
     pub at: String,
+    /// In a timed game: the mover's time left after the move, its increment included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0)]
+    pub clock_ms: Option<i64>,
 }
 
 /// A game record (`gomoku-1.0`).
@@ -59,6 +64,8 @@ pub struct GameRecord {
     pub board_size: usize,
     pub mode: ModeName,
     pub ai: Option<AiView>,
+    /// The time control of a timed online game; null otherwise.
+    pub time_control: Option<TimeControlView>,
     pub moves: Vec<RecordMove>,
     /// How the game ended (or stands).
     pub result: ResultView,
@@ -67,7 +74,7 @@ pub struct GameRecord {
     pub exported_at: String,
 }
 
-/// Download a game record.
+/// Download a game record (of a game of the caller's, or of any online game).
 #[utoipa::path(
     get, path = "/api/v1/games/{id}/export", tag = "records",
     params(("id" = String, Path, description = "Game id")),
@@ -94,6 +101,7 @@ pub async fn export(
         board_size: size,
         mode: Wire(stored.row.mode),
         ai: stored.row.ai.map(AiView::from),
+        time_control: stored.row.time_control.map(TimeControlView::from),
         moves: stored
             .moves
             .iter()
@@ -103,9 +111,10 @@ pub async fn export(
                 player: m.stone.as_u8(),
                 coord: Coord::from_point(m.point, size).to_string(),
                 at: m.played_at.clone(),
+                clock_ms: m.clock_ms,
             })
             .collect(),
-        result: ResultView::of(&stored.game),
+        result: ResultView::of(&stored),
         created_at: stored.row.created_at.clone(),
         finished_at: stored.row.finished_at.clone(),
         exported_at: now(),
@@ -234,16 +243,18 @@ pub async fn import(
             point: m.point,
             stone: m.stone,
             played_at: at.clone(),
+            clock_ms: None,
         })
         .collect();
     let new = NewGame {
-        player_id: player.id,
+        player_id: player.id.clone(),
         mode: Mode::Local,
         ai: None,
         moves,
         game,
+        online: None,
     };
-    store_new(&state, new).await
+    store_new(&state, &player, new).await
 }
 
 #[cfg(test)]

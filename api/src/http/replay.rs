@@ -32,7 +32,7 @@ pub struct Replay {
     pub result: ResultView,
 }
 
-/// The moves and the result.
+/// The moves and the result (of a game of the caller's, or of any online game).
 #[utoipa::path(
     get, path = "/api/v1/games/{id}/replay", tag = "replay",
     params(("id" = String, Path, description = "Game id")),
@@ -55,6 +55,6 @@ pub async fn replay(
         rule: Wire(stored.row.rule),
         move_count: stored.moves.len(),
         moves: stored.moves.iter().map(MoveView::from).collect(),
-        result: ResultView::of(&stored.game),
+        result: ResultView::of(&stored),
     }))
 }

@@ -11,13 +11,13 @@
 use std::borrow::Cow;
 
 use gomoku_engine::Level;
-use gomoku_rules::{EndReason, ForbiddenKind, Rule, Status};
+use gomoku_rules::{EndReason, ForbiddenKind, Rule};
 use serde::{Serialize, Serializer};
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
-use crate::store::games::Mode;
+use crate::store::games::{GameStatus, Mode};
 
 /// A type with a fixed set of names.
 pub trait WireName: Copy + 'static {
@@ -73,10 +73,10 @@ macro_rules! wire_names {
 }
 
 wire_names! {
-    Mode => ModeName, "How a game is played: two people on one device, or against the AI.";
+    Mode => ModeName, "How a game is played: two people on one device, against the AI, or two players on two devices.";
     Rule => RuleName, "The rule set judging a game.";
     Level => LevelName, "The AI's strength.";
-    Status => StatusName, "Where a game stands.";
+    GameStatus => StatusName, "Where a game stands: waiting for its second player (online games), playing, or over.";
     EndReason => EndReasonName, "Why a game ended.";
     ForbiddenKind => ForbiddenKindName, "Why a point is forbidden for black under renju.";
 }
@@ -89,8 +89,12 @@ mod tests {
     #[test]
     fn served_and_described_by_as_str() {
         assert_eq!(
-            serde_json::to_value(Wire(Status::BlackWon)).unwrap(),
+            serde_json::to_value(Wire(GameStatus::Rules(gomoku_rules::Status::BlackWon))).unwrap(),
             "black_won"
+        );
+        assert_eq!(
+            serde_json::to_value(Wire(GameStatus::Waiting)).unwrap(),
+            "waiting"
         );
         let schema = serde_json::to_value(<EndReasonName as PartialSchema>::schema()).unwrap();
         let listed: Vec<&str> = schema["enum"]

@@ -10,6 +10,10 @@
 //! and their moves). What they take and return are the rules' types and the store's own; no
 //! sqlx type crosses out of this module, so the layers above would not notice another backend.
 //! [`backup`] copies a database without opening it for writing.
+//!
+//! What else must hear of a committed change (the live hub, the clock timers) registers a
+//! [`Watch`]: the writer tells it of every change and deletion of a game right after the commit,
+//! in commit order, before the request that made it is answered.
 
 pub mod backup;
 pub mod games;
@@ -18,7 +22,7 @@ mod sqlite;
 pub mod writer;
 
 use std::str::FromStr;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -28,6 +32,7 @@ use time::OffsetDateTime;
 
 use crate::config::{Config, Synchronous};
 use games::cache::PositionCache;
+use games::StoredGame;
 pub use sqlite::in_memory;
 use sqlite::is_busy;
 use writer::{WriteFailed, Writer};
@@ -72,12 +77,51 @@ impl From<WriteFailed> for StoreError {
     }
 }
 
+/// Hears of every committed change to a game, in commit order. Called in the writer task right
+/// after the commit and before the caller is answered, so it must neither block nor await: hand
+/// the news on (a broadcast send, a spawned task) and return.
+pub trait Watch: Send + Sync {
+    /// `game` as it now is.
+    fn changed(&self, game: &Arc<StoredGame>);
+    /// Game `id` was deleted.
+    fn deleted(&self, id: &str);
+}
+
+/// The watchers of a database, set once (at start, before serving); shared by every clone.
+#[derive(Clone, Default)]
+pub struct Watchers(Arc<OnceLock<Vec<Arc<dyn Watch>>>>);
+
+impl Watchers {
+    fn all(&self) -> &[Arc<dyn Watch>] {
+        self.0.get().map_or(&[], Vec::as_slice)
+    }
+
+    pub(crate) fn changed(&self, game: &Arc<StoredGame>) {
+        for watch in self.all() {
+            watch.changed(game);
+        }
+    }
+
+    pub(crate) fn deleted(&self, id: &str) {
+        for watch in self.all() {
+            watch.deleted(id);
+        }
+    }
+}
+
+impl std::fmt::Debug for Watchers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Watchers({})", self.all().len())
+    }
+}
+
 /// The database: a read pool and the single writer, on the same file.
 #[derive(Debug, Clone)]
 pub struct Db {
     read: SqlitePool,
     writer: Writer<SqliteConnection>,
     positions: Arc<PositionCache>,
+    watchers: Watchers,
 }
 
 impl Db {
@@ -103,7 +147,14 @@ impl Db {
             read,
             writer: Writer::start(conn, config.busy_timeout()),
             positions: Default::default(),
+            watchers: Watchers::default(),
         })
+    }
+
+    /// Registers what must hear of every committed change from now on. Once per database: a
+    /// second call changes nothing and returns false.
+    pub fn watch(&self, watchers: Vec<Arc<dyn Watch>>) -> bool {
+        self.watchers.0.set(watchers).is_ok()
     }
 
     /// Whether the database answers (for the health check).
@@ -113,9 +164,32 @@ impl Db {
     }
 
     /// Applies the migrations in `migrations/` that this database has not seen yet. Runs at
-    /// start, before any request, so it may use a pooled connection.
+    /// start, before any request, on a pooled connection.
+    ///
+    /// Foreign keys are off while they run, as SQLite's procedure for rebuilding a table needs:
+    /// dropping a table that others reference would otherwise delete their rows through `on
+    /// delete cascade`. sqlx runs each migration in a transaction, where that PRAGMA has no
+    /// effect, so it is set on the connection first; every reference is checked afterwards, and
+    /// a violation stops the start.
     pub async fn migrate(&self) -> Result<(), sqlx::migrate::MigrateError> {
-        sqlx::migrate!("./migrations").run(&self.read).await
+        let mut conn = self.read.acquire().await?;
+        sqlx::query("pragma foreign_keys = off")
+            .execute(&mut *conn)
+            .await?;
+        let migrated = sqlx::migrate!("./migrations").run(&mut *conn).await;
+        let dangling = sqlx::query("pragma foreign_key_check")
+            .fetch_all(&mut *conn)
+            .await;
+        sqlx::query("pragma foreign_keys = on")
+            .execute(&mut *conn)
+            .await?;
+        migrated?;
+        match dangling?.len() {
+            0 => Ok(()),
+            n => Err(sqlx::migrate::MigrateError::Source(
+                format!("{n} rows reference rows that do not exist after migrating").into(),
+            )),
+        }
     }
 
     /// The pool for reads.
@@ -133,6 +207,10 @@ impl Db {
         &self.positions
     }
 
+    fn watchers(&self) -> &Watchers {
+        &self.watchers
+    }
+
     /// Closes the read pool, letting in-flight statements finish. The writer stops once the
     /// last handle to it is dropped.
     pub async fn close(&self) {
@@ -144,6 +222,13 @@ impl Db {
 /// text order is time order (listings sort on it).
 pub fn now() -> String {
     timestamp(OffsetDateTime::now_utc())
+}
+
+/// The current time at the precision it is stored with (microseconds), so that a time kept in
+/// memory equals the same time read back.
+pub fn now_exact() -> OffsetDateTime {
+    let t = OffsetDateTime::now_utc();
+    t.replace_nanosecond(t.microsecond() * 1_000).unwrap_or(t)
 }
 
 /// A time in the stored form.

@@ -1,14 +1,22 @@
-//! Players and their sessions. A session row holds only the SHA-256 of its bearer token, and
-//! when it was last used (refreshed at most once a day, so that reads stay reads).
+//! Players, their display names and their sessions. A session row holds only the SHA-256 of its
+//! bearer token, and when it was last used (refreshed at most once a day, so that reads stay
+//! reads). A new player is named "棋手" and four random digits until they choose a name.
 //!
 //! Starting a session is one write: it may end the session the client held before (renewing it
 //! for the same player when that session is still recent enough), make the player, and record
 //! the new session, all in one transaction.
 
+use rand::Rng;
 use sqlx::Row;
 use time::OffsetDateTime;
 
+use super::writer::OnCommit;
 use super::{now, parse_timestamp, timestamp, Db, StoreError};
+
+/// The name a new player gets: "棋手" and four digits.
+pub fn default_name() -> String {
+    format!("棋手{:04}", rand::thread_rng().gen_range(0..10_000))
+}
 
 /// Who a new session is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,8 +77,9 @@ pub async fn start_session(
                     (Who::Anonymous, Some(player)) => player,
                     (Who::Anonymous, None) => {
                         let id = uuid::Uuid::new_v4().to_string();
-                        sqlx::query("insert into players (id, created_at) values (?, ?)")
+                        sqlx::query("insert into players (id, name, created_at) values (?, ?, ?)")
                             .bind(&id)
+                            .bind(default_name())
                             .bind(&at)
                             .execute(&mut *conn)
                             .await?;
@@ -80,11 +89,12 @@ pub async fn start_session(
                     // logins: the same openid always maps to the same player.
                     (Who::WeChat(openid), _) => {
                         sqlx::query(
-                            "insert into players (id, wechat_openid, created_at) \
-                             values (?, ?, ?) on conflict (wechat_openid) do nothing",
+                            "insert into players (id, wechat_openid, name, created_at) \
+                             values (?, ?, ?, ?) on conflict (wechat_openid) do nothing",
                         )
                         .bind(uuid::Uuid::new_v4().to_string())
                         .bind(&openid)
+                        .bind(default_name())
                         .bind(&at)
                         .execute(&mut *conn)
                         .await?;
@@ -108,6 +118,51 @@ pub async fn start_session(
             })
         })
         .await
+}
+
+/// A player's display name; None if there is no such player.
+pub async fn name(db: &Db, player_id: &str) -> Result<Option<String>, StoreError> {
+    Ok(sqlx::query_scalar("select name from players where id = ?")
+        .bind(player_id)
+        .fetch_optional(db.reader())
+        .await?)
+}
+
+/// Gives a player a new display name (already checked by the caller); false if there is no such
+/// player. Their games are dropped from the position cache once it is committed, so the next
+/// read shows the new name.
+pub async fn rename(db: &Db, player_id: &str, name: &str) -> Result<bool, StoreError> {
+    let (player_id, name) = (player_id.to_string(), name.to_string());
+    let positions = db.positions().clone();
+    let forget: OnCommit<Option<Vec<String>>> = Box::new(move |games| {
+        for id in games.iter().flatten() {
+            positions.forget(id);
+        }
+    });
+    let games = db
+        .writer()
+        .write_then(
+            move |conn| {
+                Box::pin(async move {
+                    let done = sqlx::query("update players set name = ? where id = ?")
+                        .bind(&name)
+                        .bind(&player_id)
+                        .execute(&mut *conn)
+                        .await?;
+                    if done.rows_affected() == 0 {
+                        return Ok::<_, StoreError>(None);
+                    }
+                    let games = sqlx::query_scalar("select game_id from seats where player_id = ?")
+                        .bind(&player_id)
+                        .fetch_all(&mut *conn)
+                        .await?;
+                    Ok(Some(games))
+                })
+            },
+            Some(forget),
+        )
+        .await?;
+    Ok(games.is_some())
 }
 
 /// The session stored under a token hash.
@@ -263,5 +318,20 @@ pub(crate) mod tests {
         assert_eq!(a, b);
         assert_ne!(a, someone);
         assert_eq!(session(&db, &anonymous).await.unwrap(), None);
+    }
+
+    /// A new player has a default name of "棋手" and four digits; a new name is stored.
+    #[tokio::test]
+    async fn names() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = db_in(&dir).await;
+        let alice = anonymous(&db).await;
+        let first = name(&db, &alice).await.unwrap().unwrap();
+        let digits = first.strip_prefix("棋手").expect("default name");
+        assert!(digits.len() == 4 && digits.bytes().all(|b| b.is_ascii_digit()));
+        assert!(rename(&db, &alice, "小明").await.unwrap());
+        assert_eq!(name(&db, &alice).await.unwrap().as_deref(), Some("小明"));
+        assert!(!rename(&db, "nobody", "x").await.unwrap());
+        assert_eq!(name(&db, "nobody").await.unwrap(), None);
     }
 }

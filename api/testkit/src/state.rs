@@ -84,6 +84,7 @@ pub fn expected_result(game: &Game) -> (&'static str, Value, Value) {
             json!(match reason {
                 WinReason::Five => "five",
                 WinReason::Resign => "resign",
+                WinReason::Timeout => "timeout",
             }),
         ),
         Outcome::Draw { reason } => (
@@ -92,6 +93,7 @@ pub fn expected_result(game: &Game) -> (&'static str, Value, Value) {
             json!(match reason {
                 DrawReason::BoardFull => "board_full",
                 DrawReason::NoFivePossible => "no_five_possible",
+                DrawReason::Agreement => "agreement",
             }),
         ),
     }
@@ -107,8 +109,10 @@ pub fn assert_state_consistent(state: &Value) {
 
 /// Whether a served state tells one story: the board is the moves replayed, the counters and
 /// last move match them, players alternate from black, and status, winner, end reason, side to
-/// move and win line are what the judge says the moves lead to (a resignation aside, which only
-/// needs moves that had not already ended the game). The first disagreement found.
+/// move and win line are what the judge says the moves lead to (an ending off the board aside —
+/// resignation, time, agreement — which only needs moves that had not already ended the game; and
+/// an online game still `waiting`, which is open with black to move). The first disagreement
+/// found.
 pub fn check_state(state: &Value) -> Result<(), String> {
     let id = &state["id"];
     let size = state["boardSize"]
@@ -163,18 +167,36 @@ pub fn check_state(state: &Value) -> Result<(), String> {
     let game = Game::replay(size, rule, &points)
         .map_err(|(i, e)| format!("game {id}: stored move {i} is illegal: {e:?}"))?;
     let status = state["status"].as_str().unwrap_or("");
-    if state["endReason"] == "resign" {
+    // Endings off the board: a resignation or a flag fall (won by either colour), a draw agreed.
+    let off_board = match state["endReason"].as_str() {
+        Some("resign" | "timeout") => Some(["black_won", "white_won"].as_slice()),
+        Some("agreement") => Some(["draw"].as_slice()),
+        _ => None,
+    };
+    if let Some(statuses) = off_board {
         if game.outcome() != &Outcome::Ongoing {
             return Err(format!(
-                "game {id}: resigned, but its moves already ended it"
+                "game {id}: ended {}, but its moves already ended it",
+                state["endReason"]
             ));
         }
-        if status != "black_won" && status != "white_won" {
-            return Err(format!("game {id}: resigned with status {status}"));
+        if !statuses.contains(&status) {
+            return Err(format!(
+                "game {id}: ended {} with status {status}",
+                state["endReason"]
+            ));
+        }
+        if !state["currentPlayer"].is_null() || !state["winLine"].is_null() {
+            return Err(format!(
+                "game {id}: ended off the board with a side to move or a win line"
+            ));
         }
         return Ok(());
     }
-    let (want_status, want_winner, want_reason) = expected_result(&game);
+    let (mut want_status, want_winner, want_reason) = expected_result(&game);
+    if status == "waiting" && moves.is_empty() {
+        want_status = "waiting";
+    }
     if (status, &state["winner"], &state["endReason"]) != (want_status, &want_winner, &want_reason)
     {
         return Err(format!(
@@ -183,7 +205,7 @@ pub fn check_state(state: &Value) -> Result<(), String> {
             state["winner"], state["endReason"]
         ));
     }
-    let to_move = if want_status == "playing" {
+    let to_move = if want_status == "playing" || want_status == "waiting" {
         json!(1 + moves.len() % 2)
     } else {
         Value::Null
