@@ -51,6 +51,8 @@ const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
 const MAX_WRITE_BUFFER: usize = 256 * 1024;
 /// How long one send may take before the connection counts as dead.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a close waits for the client's answering close before the connection is dropped.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/games/{id}/live", get(live))
@@ -156,9 +158,21 @@ impl Connection {
                 code,
                 reason: Utf8Bytes::from_static(reason),
             };
-            let _ =
+            let sent =
                 tokio::time::timeout(SEND_TIMEOUT, self.socket.send(Message::Close(Some(frame))))
                     .await;
+            if matches!(sent, Ok(Ok(()))) {
+                // The closing handshake: the client answers with its own close, after which the
+                // connection ends cleanly (dropping it at once could cost the client the frame).
+                let _ = tokio::time::timeout(CLOSE_WAIT, async {
+                    while let Some(Ok(message)) = self.socket.recv().await {
+                        if matches!(message, Message::Close(_)) {
+                            break;
+                        }
+                    }
+                })
+                .await;
+            }
         }
     }
 

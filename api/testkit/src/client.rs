@@ -7,8 +7,8 @@
 //! something wrong report it there. A test's `Stats` is strict (the first violation panics, as an
 //! assertion would); the stress tool's counts them and carries on, so one run reports them all.
 //!
-//! Later clients (a live WebSocket for a game, say) belong on [`Player`]: it has the base URL
-//! and the token a socket needs.
+//! The live WebSocket client is [`Live`](crate::live::Live), opened for a [`Player`]: it has
+//! the base URL and the token a socket needs.
 
 use std::fmt::Display;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -497,6 +497,42 @@ impl Player {
         }
     }
 
+    /// Creates an online game with these settings (`mode` is set), asserting 201; its state.
+    pub async fn create_online(&self, mut settings: Value) -> Value {
+        settings["mode"] = json!("online");
+        self.create(settings).await
+    }
+
+    /// `POST /games/{id}/join`.
+    pub async fn join(&self, id: &str) -> Reply {
+        self.post_empty(&format!("/api/v1/games/{id}/join")).await
+    }
+
+    /// `POST /games/{id}/takeback` with `{"accept": accept}`.
+    pub async fn takeback(&self, id: &str, accept: bool) -> Reply {
+        let path = format!("/api/v1/games/{id}/takeback");
+        self.post(&path, &json!({ "accept": accept })).await
+    }
+
+    /// `POST /games/{id}/draw` with `{"accept": accept}`.
+    pub async fn draw(&self, id: &str, accept: bool) -> Reply {
+        let path = format!("/api/v1/games/{id}/draw");
+        self.post(&path, &json!({ "accept": accept })).await
+    }
+
+    /// `GET /me`, asserting 200: `{playerId, name}`.
+    pub async fn me(&self) -> Value {
+        self.get("/api/v1/me").await.ok(200, "GET /api/v1/me")
+    }
+
+    /// `PATCH /me` with `{"name": name}`.
+    pub async fn rename(&self, name: &str) -> Reply {
+        let request = self
+            .request(Method::PATCH, "/api/v1/me")
+            .json(&json!({ "name": name }));
+        self.send(request).await
+    }
+
     /// The ids of every game in this player's list.
     pub async fn game_ids(&self) -> Vec<String> {
         let games = self.list_all(None, 100).await;
@@ -507,11 +543,17 @@ impl Player {
 /// Fires `bodies` at one game's moves endpoint all at once (a barrier releases them together);
 /// the answers in request order.
 pub async fn race(player: &Player, id: &str, bodies: Vec<Value>) -> Vec<Reply> {
-    let barrier = Arc::new(tokio::sync::Barrier::new(bodies.len()));
-    let tasks: Vec<_> = bodies
+    let moves = bodies.into_iter().map(|b| (player.clone(), b)).collect();
+    race_players(id, moves).await
+}
+
+/// Like [`race`], each body sent by its own player (two phones racing for one ply).
+pub async fn race_players(id: &str, moves: Vec<(Player, Value)>) -> Vec<Reply> {
+    let barrier = Arc::new(tokio::sync::Barrier::new(moves.len()));
+    let tasks: Vec<_> = moves
         .into_iter()
-        .map(|body| {
-            let (player, id, barrier) = (player.clone(), id.to_string(), barrier.clone());
+        .map(|(player, body)| {
+            let (id, barrier) = (id.to_string(), barrier.clone());
             tokio::spawn(async move {
                 barrier.wait().await;
                 player.move_body(&id, body).await
@@ -583,6 +625,11 @@ pub fn game_endpoints(id: &str) -> Vec<Endpoint> {
         at(Method::GET, "/replay", None),
         at(Method::GET, "/export", None),
         at(Method::GET, "/hint", None),
+        at(Method::POST, "/join", None),
+        at(Method::POST, "/takeback", Some(json!({"accept": true}))),
+        at(Method::POST, "/draw", Some(json!({"accept": true}))),
+        // Without the upgrade headers: refused before the upgrade like any other request.
+        at(Method::GET, "/live", None),
         at(Method::DELETE, "", None),
     ]
 }

@@ -4,6 +4,8 @@
 //!   database it owns, and restarts, kills or stops it.
 //! - [`client`]: the one API client ([`Api`], [`Player`], [`Reply`]), error-code helpers,
 //!   [`race`] and the [`Stats`] a run reports to.
+//! - [`live`]: the live WebSocket client ([`Live`]) of a game's `/live` stream.
+//! - [`online`]: online games set up between players (a created and joined game).
 //! - [`state`]: reading served game states and checking them against the rules crate's judge.
 //! - [`stored`]: reading what the server stored, behind its back.
 //! - [`crash`]: the SIGKILL-under-load run and the book of acknowledged writes it checks against.
@@ -15,6 +17,8 @@
 pub mod client;
 pub mod crash;
 pub mod lines;
+pub mod live;
+pub mod online;
 pub mod server;
 pub mod state;
 pub mod stored;
@@ -22,9 +26,10 @@ pub mod stored;
 use std::time::Duration;
 
 pub use client::{
-    assert_all_unauthorized, code, game_endpoints, one_landed, race, Api, Endpoint, Player, Reply,
-    Stats,
+    assert_all_unauthorized, code, game_endpoints, one_landed, race, race_players, Api, Endpoint,
+    Player, Reply, Stats,
 };
+pub use live::Live;
 pub use server::{Database, Server, ServerBinary, ServerBuilder, NO_RATE_LIMIT};
 
 /// A seed for a run's random choices, from the clock; callers print it so a run can be repeated.
