@@ -67,7 +67,8 @@ base="http://$addr"
 # A player, and games of theirs for the operations on one game: without real ids nearly every
 # generated request for /games/{id}/... would stop at 404. Each operation gets a game of its own
 # (three moves in, so undo, replay, export and hint have something to work on); DELETE keeps
-# generated ids, so it cannot take the others' games away. Moves go to a 19x19 freestyle game,
+# generated ids, so it cannot take the others' games away (it can cancel the online games the
+# player creates, not those a friend joined). Moves go to a 19x19 freestyle game,
 # where every documented row and column is on the board and no point is forbidden: a move the
 # description calls valid then lands or meets a state conflict (409). Logout gets a token of its
 # own, so that it does not end the session every other operation uses.
@@ -100,6 +101,25 @@ with open(config, "w") as out:
             call("/api/v1/games/%s/moves" % game["id"], {"row": row, "col": col, "ply": ply}, token)
         out.write('[[operations]]\ninclude-name = "%s %s"\n' % (method, path))
         out.write('parameters = { "path.id" = "%s" }\n\n' % game["id"])
+    # Online games: the player's own waiting game for join (joining one's own game answers
+    # 200), and a game with a second player (who joined) for takeback and draw offers, the
+    # player having moved once; the live stream, which answers a plain GET with 426
+    # UPGRADE_REQUIRED before any upgrade, gets a game of its own.
+    friend = call("/api/v1/sessions", {})["token"]
+    waiting = call("/api/v1/games", {"mode": "online", "seat": "black"}, token)
+    out.write('[[operations]]\ninclude-name = "POST /api/v1/games/{id}/join"\n')
+    out.write('parameters = { "path.id" = "%s" }\n\n' % waiting["id"])
+    for path in ["/api/v1/games/{id}/takeback", "/api/v1/games/{id}/draw"]:
+        game = call("/api/v1/games", {"mode": "online", "seat": "black", "boardSize": 19}, token)
+        call("/api/v1/games/%s/join" % game["id"], {}, friend)
+        call("/api/v1/games/%s/moves" % game["id"], {"row": 0, "col": 0, "ply": 0}, token)
+        out.write('[[operations]]\ninclude-name = "POST %s"\n' % path)
+        out.write('parameters = { "path.id" = "%s" }\n\n' % game["id"])
+    live = call("/api/v1/games", {"mode": "online"}, token)
+    out.write('[[operations]]\ninclude-name = "GET /api/v1/games/{id}/live"\n')
+    out.write('parameters = { "path.id" = "%s" }\n' % live["id"])
+    out.write('checks.positive_data_acceptance.expected-statuses = '
+              '["2xx", "401", "403", "404", "409", "426", "429", "5xx"]\n\n')
     logout = call("/api/v1/sessions", {})["token"]
     out.write('[[operations]]\ninclude-name = "DELETE /api/v1/sessions/current"\n')
     out.write('headers = { Authorization = "Bearer %s" }\n\n' % logout)

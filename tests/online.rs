@@ -968,3 +968,49 @@ async fn spectators_read_replay_and_export() {
         assert!(!text.contains(&black.token) && !text.contains(&white.token));
     }
 }
+
+/// A server told to stop (SIGTERM) closes its live sockets with 1001 "going away", so the
+/// clients know to reconnect, and exits.
+#[tokio::test]
+async fn shutdown_closes_live_sockets() {
+    let mut server = server();
+    let (black, white, _) = three(&server).await;
+    let (id, _) = start(&black, &white, json!({})).await;
+    let mut live = Live::connect(&white, &id).await.unwrap();
+    live.state().await;
+    server.terminate();
+    let (code, _) = live.closed_within(WAIT).await.expect("a close frame");
+    assert_eq!(code, 1001);
+    assert!(server.wait_until_exited(WAIT).is_some(), "the server exits");
+}
+
+/// The per-token write limit covers online play's writes too: joins, takebacks, draw offers and
+/// resignations count like moves.
+#[tokio::test]
+async fn online_writes_are_rate_limited() {
+    let server = gomoku_server!()
+        .args(["--write-rate-limit", "1", "--write-burst", "3"])
+        .start();
+    let (black, white, _) = three(&server).await;
+    let (id, _) = start(&black, &white, json!({})).await;
+    // Black's creation was one write; two more fit the burst.
+    black.play_at(&id, 7, 7, 0).await;
+    white
+        .takeback(&id, false)
+        .await
+        .ok(200, "white's second write");
+    black.draw(&id, true).await.ok(200, "black's third write");
+    black
+        .takeback(&id, true)
+        .await
+        .assert_rate_limited("a takeback past the burst");
+    black
+        .resign(&id)
+        .await
+        .assert_rate_limited("a resignation past the burst");
+    white.draw(&id, false).await.ok(200, "white's third write");
+    white
+        .join(&id)
+        .await
+        .assert_rate_limited("a join past the burst");
+}

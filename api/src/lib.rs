@@ -34,6 +34,8 @@ use store::{players, Db};
 const LIMITER_SWEEP: Duration = Duration::from_secs(60);
 /// How often sessions past their idle time and renewal grace are deleted.
 const SESSION_SWEEP: Duration = Duration::from_secs(3600);
+/// How long a stopping server waits for its live sockets to close.
+const SOCKETS_CLOSE: Duration = Duration::from_secs(3);
 
 /// Binds the configured address, re-arms the flag timers of running clocks, prints
 /// `listening on <addr>` on stdout (how tests learn the port), and serves until `shutdown`
@@ -75,7 +77,7 @@ pub async fn serve(
         Ok(running) => tracing::info!(running, "re-armed the clocks of running games"),
         Err(e) => tracing::error!(error = %e, "could not re-arm the running clocks"),
     }
-    let hub = state.hub.clone();
+    let (hub, closing_hub) = (state.hub.clone(), state.hub.clone());
     // The peer address is what session creation is limited by.
     let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
 
@@ -94,7 +96,7 @@ pub async fn serve(
         tracing::info!("shutting down");
         // Live sockets are upgraded connections, which a graceful shutdown does not wait for:
         // they are told to close, and their clients reconnect to the next server.
-        hub.close_all();
+        closing_hub.close_all();
         let _ = fired_tx.send(true);
     };
     let server = axum::serve(listener, app).with_graceful_shutdown(signal);
@@ -105,6 +107,18 @@ pub async fn serve(
     tokio::select! {
         result = server => result?,
         () = deadline => tracing::warn!("in-flight requests did not finish in time; exiting"),
+    }
+    // The live sockets were told to close; give them a moment for their closing handshake.
+    let sockets_closed = async {
+        while hub.connections() > 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    if tokio::time::timeout(SOCKETS_CLOSE, sockets_closed)
+        .await
+        .is_err()
+    {
+        tracing::warn!("live connections did not close in time; exiting");
     }
     db.close().await;
     Ok(())

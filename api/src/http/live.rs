@@ -34,7 +34,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::extract::GameId;
 use super::games::load;
-use super::responses::{GameNotFound, Unauthorized};
+use super::responses::{Busy, GameNotFound, Unauthorized};
 use super::view::GameState;
 use crate::auth::Player;
 use crate::error::{ApiError, ErrorBody};
@@ -99,6 +99,7 @@ fn state_message(stored: &StoredGame, viewer: &str, presence: Presence) -> Strin
         GameNotFound,
         (status = 426, description = "UPGRADE_REQUIRED: not a WebSocket upgrade request", body = ErrorBody),
         (status = 429, description = "TOO_MANY_CONNECTIONS: the token holds as many live connections as allowed", body = ErrorBody),
+        Busy,
     )
 )]
 pub async fn live(

@@ -270,7 +270,12 @@ impl Hub {
         self.closing.send_replace(true);
     }
 
-    /// Games watched here, and live connections (for logs and the bench).
+    /// Live connections open now (those that hold a ticket, closing ones included).
+    pub fn connections(&self) -> usize {
+        lock(&self.tokens).values().sum()
+    }
+
+    /// Games watched here, and the connections watching them.
     pub fn counts(&self) -> (usize, usize) {
         let games = lock(&self.games);
         let connections = games

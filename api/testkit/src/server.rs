@@ -319,6 +319,18 @@ impl Server {
         std::fs::read_to_string(path).expect("read the server log")
     }
 
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The process's resident memory in KiB (`VmRSS` of `/proc/<pid>/status`; Linux only).
+    pub fn resident_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
     /// Stops the process with SIGKILL (no chance to clean up) and waits for it.
     pub fn kill(&mut self) {
         let _ = self.child.kill();
