@@ -9,6 +9,7 @@ use std::process::Output;
 use std::time::Duration;
 
 use gomoku_testkit::lines::BLACK_FIVE;
+use gomoku_testkit::stored::insert_moves;
 use gomoku_testkit::{gomoku_server, Api, Database, Player, Reply, Server, NO_RATE_LIMIT};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -255,21 +256,7 @@ async fn first_schema_database(dir: &Path) -> (PathBuf, String) {
         ("g-resigned", &[(7, 7), (6, 6)]),
     ];
     for (game, points) in moves {
-        for (ply, (row, col)) in points.iter().enumerate() {
-            sqlx::query(
-                "insert into moves (game_id, ply, row, col, player, played_at) \
-                 values (?, ?, ?, ?, ?, ?)",
-            )
-            .bind(game)
-            .bind(ply as i64)
-            .bind(row)
-            .bind(col)
-            .bind(1 + ply as i64 % 2)
-            .bind(at)
-            .execute(&mut db)
-            .await
-            .unwrap();
-        }
+        insert_moves(&mut db, game, points, at).await;
     }
     db.close().await.unwrap();
     (path, token)

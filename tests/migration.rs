@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use gomoku_testkit::lines::BLACK_FIVE;
-use gomoku_testkit::stored::Stored;
+use gomoku_testkit::stored::{insert_moves, Stored};
 use gomoku_testkit::{gomoku_server, Api, Database};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -90,21 +90,7 @@ async fn previous_schema_database(dir: &Path) -> (PathBuf, [String; 2]) {
         ("g-ai", BLACK_FIVE),
     ];
     for (game, points) in moves {
-        for (ply, (row, col)) in points.iter().enumerate() {
-            sqlx::query(
-                "insert into moves (game_id, ply, row, col, player, played_at) \
-                 values (?, ?, ?, ?, ?, ?)",
-            )
-            .bind(game)
-            .bind(ply as i64)
-            .bind(row)
-            .bind(col)
-            .bind(1 + ply as i64 % 2)
-            .bind(at)
-            .execute(&mut db)
-            .await
-            .unwrap();
-        }
+        insert_moves(&mut db, game, points, at).await;
     }
     db.close().await.unwrap();
     (path, tokens)

@@ -26,7 +26,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use gomoku_testkit::lines::brick_fill;
-use gomoku_testkit::{gomoku_server, percentile, Database, Player, NO_RATE_LIMIT};
+use gomoku_testkit::{env_count, gomoku_server, percentile, Database, Player, NO_RATE_LIMIT};
 use serde_json::json;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection, SqliteConnection};
@@ -36,13 +36,6 @@ const CLIENTS: usize = 16;
 /// Games the raw run spreads its moves over, like the HTTP clients' games.
 const RAW_GAMES: usize = 16;
 const BOARD: i64 = 15;
-
-fn env_count(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn now() -> String {
     time::OffsetDateTime::now_utc()

@@ -29,20 +29,15 @@ use std::time::{Duration, Instant};
 use gomoku_testkit::lines::brick_fill;
 use gomoku_testkit::live::Received;
 use gomoku_testkit::online::start;
-use gomoku_testkit::{gomoku_server, percentile, Api, Live, Player, Stats, NO_RATE_LIMIT};
+use gomoku_testkit::{
+    env_count, gomoku_server, percentile, Api, Live, Player, Stats, NO_RATE_LIMIT,
+};
 use rand::Rng;
 use serde_json::json;
 use tokio::sync::{mpsc, Semaphore};
 
 /// Setting up (sessions, games, sockets) at most this many at a time.
 const SETUP_CONCURRENCY: usize = 64;
-
-fn env_count(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// A socket's messages as they arrive: the version of each state, and when it came.
 type Arrivals = mpsc::UnboundedReceiver<(i64, Instant)>;

@@ -115,11 +115,7 @@ pub async fn takeback(
     GameId(id): GameId,
     JsonBody(body): JsonBody<OfferRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    let arrival = now_exact();
-    write_online(&state, &player, &id, arrival, |stored, me| {
-        decide_takeback(stored, me, body.accept, arrival)
-    })
-    .await
+    answer_offer(&state, &player, &id, body, decide_takeback).await
 }
 
 /// Offer a draw, or answer the opponent's offer. Accepted, the game is drawn (`status: "draw"`,
@@ -146,9 +142,24 @@ pub async fn draw(
     GameId(id): GameId,
     JsonBody(body): JsonBody<OfferRequest>,
 ) -> Result<Json<GameState>, ApiError> {
+    answer_offer(&state, &player, &id, body, decide_draw).await
+}
+
+/// The decision an answer to one kind of offer makes: from the game, the caller's colour, the
+/// answer and its time.
+type DecideOffer = fn(&StoredGame, Stone, bool, OffsetDateTime) -> Result<Option<Change>, ApiError>;
+
+/// Writes what an answer to an offer decides, timed from its arrival.
+async fn answer_offer(
+    state: &AppState,
+    player: &Player,
+    id: &str,
+    body: OfferRequest,
+    decide: DecideOffer,
+) -> Result<Json<GameState>, ApiError> {
     let arrival = now_exact();
-    write_online(&state, &player, &id, arrival, |stored, me| {
-        decide_draw(stored, me, body.accept, arrival)
+    write_online(state, player, id, arrival, |stored, me| {
+        decide(stored, me, body.accept, arrival)
     })
     .await
 }

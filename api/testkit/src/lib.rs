@@ -40,6 +40,15 @@ pub fn clock_seed() -> u64 {
         .as_nanos() as u64
 }
 
+/// A count from the environment variable `name` (a bench's or a run's size), or `default` when it
+/// is unset or not a number.
+pub fn env_count(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// The nearest-rank `q` quantile (0 < q ≤ 1) of sorted samples; zero when there are none.
 pub fn percentile(sorted: &[Duration], q: f64) -> Duration {
     if sorted.is_empty() {

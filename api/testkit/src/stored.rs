@@ -12,6 +12,31 @@ use sqlx::{ConnectOptions, Row, SqliteConnection};
 use crate::server::Database;
 use crate::state::{id_of, moves_of};
 
+/// Writes the `moves` rows of `game` as a server of any schema so far writes them: `points` in
+/// order, black first, each played `at`. For databases built by hand at an older schema.
+pub async fn insert_moves(
+    conn: &mut SqliteConnection,
+    game: &str,
+    points: &[(i64, i64)],
+    at: &str,
+) {
+    for (ply, (row, col)) in points.iter().enumerate() {
+        sqlx::query(
+            "insert into moves (game_id, ply, row, col, player, played_at) \
+             values (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(game)
+        .bind(ply as i64)
+        .bind(row)
+        .bind(col)
+        .bind(1 + ply as i64 % 2)
+        .bind(at)
+        .execute(&mut *conn)
+        .await
+        .unwrap_or_else(|e| panic!("insert a move of {game}: {e}"));
+    }
+}
+
 /// A connection to a server's database.
 pub struct Stored {
     conn: SqliteConnection,
