@@ -9,12 +9,11 @@ use std::process::Output;
 use std::time::Duration;
 
 use gomoku_testkit::lines::BLACK_FIVE;
-use gomoku_testkit::stored::insert_moves;
+use gomoku_testkit::stored::{insert_moves, older_schema};
 use gomoku_testkit::{gomoku_server, Api, Database, Player, Reply, Server, NO_RATE_LIMIT};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
-use sqlx::sqlite::SqliteConnectOptions;
-use sqlx::{ConnectOptions, Connection, SqliteConnection};
+use sqlx::{Connection, SqliteConnection};
 
 /// A hint flood: past the hint bucket's burst, 429 RATE_LIMITED with a Retry-After of whole
 /// seconds and no search; another player's hints and the same player's moves are not held up.
@@ -191,26 +190,8 @@ const FIRST_MIGRATION: &str = "20261130000000_initial.sql";
 async fn first_schema_database(dir: &Path) -> (PathBuf, String) {
     let path = dir.join("old.db");
     let token = "ab".repeat(32);
-    let migrations = tempfile::tempdir().unwrap();
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
-    std::fs::copy(
-        shipped.join(FIRST_MIGRATION),
-        migrations.path().join(FIRST_MIGRATION),
-    )
-    .unwrap();
-    let mut db = SqliteConnectOptions::new()
-        .filename(&path)
-        .create_if_missing(true)
-        .journal_mode(sqlx::sqlite::SqliteJournalMode::Wal)
-        .connect()
-        .await
-        .unwrap();
-    sqlx::migrate::Migrator::new(migrations.path())
-        .await
-        .unwrap()
-        .run(&mut db)
-        .await
-        .unwrap();
+    let mut db = older_schema(&path, &shipped, |name| name == FIRST_MIGRATION).await;
     let at = "2026-11-01T10:00:00.000000Z";
     let hash = Sha256::digest(token.as_bytes()).to_vec();
     let win_line = "[[7,3],[7,4],[7,5],[7,6],[7,7]]";

@@ -5,12 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use gomoku_testkit::lines::BLACK_FIVE;
-use gomoku_testkit::stored::{insert_moves, Stored};
+use gomoku_testkit::stored::{insert_moves, older_schema, Stored};
 use gomoku_testkit::{gomoku_server, Api, Database};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
-use sqlx::sqlite::SqliteConnectOptions;
-use sqlx::{ConnectOptions, Connection, Row};
+use sqlx::{Connection, Row};
 
 /// The migration that brings online play; the database is built with every one before it.
 const ONLINE_MIGRATION: &str = "20261202000000_online_play.sql";
@@ -21,31 +20,13 @@ const ONLINE_MIGRATION: &str = "20261202000000_online_play.sql";
 /// Returns its path and the two tokens.
 async fn previous_schema_database(dir: &Path) -> (PathBuf, [String; 2]) {
     let path = dir.join("previous.db");
-    let migrations = tempfile::tempdir().unwrap();
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
-    let mut copied = 0;
-    for entry in std::fs::read_dir(&shipped).unwrap() {
-        let name = entry.unwrap().file_name().into_string().unwrap();
-        if name.as_str() < ONLINE_MIGRATION {
-            std::fs::copy(shipped.join(&name), migrations.path().join(&name)).unwrap();
-            copied += 1;
-        }
-    }
-    assert_eq!(copied, 3, "the three migrations before online play");
-    let mut db = SqliteConnectOptions::new()
-        .filename(&path)
-        .create_if_missing(true)
-        .foreign_keys(true)
-        .journal_mode(sqlx::sqlite::SqliteJournalMode::Wal)
-        .connect()
+    let mut db = older_schema(&path, &shipped, |name| name < ONLINE_MIGRATION).await;
+    let applied: i64 = sqlx::query_scalar("select count(*) from _sqlx_migrations")
+        .fetch_one(&mut db)
         .await
         .unwrap();
-    sqlx::migrate::Migrator::new(migrations.path())
-        .await
-        .unwrap()
-        .run(&mut db)
-        .await
-        .unwrap();
+    assert_eq!(applied, 3, "the three migrations before online play");
     let at = "2026-11-30T10:00:00.000000Z";
     let tokens = ["ab".repeat(32), "cd".repeat(32)];
     let statements = [

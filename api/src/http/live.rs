@@ -10,7 +10,8 @@
 //! Then the server sends JSON text messages: first `{"type": "state", "game": <state>}` and
 //! `{"type": "presence", "black": bool, "white": bool, "spectators": n}`, then a state after
 //! every change of the game from any source, in commit order (never one older than the last one
-//! sent), and a presence whenever it changes. The game deleted (an invitation cancelled): the
+//! sent; after two commits within one wake-up, the newer state), and a presence whenever it
+//! changes. The game deleted (an invitation cancelled): the
 //! socket closes (1000). It pings every `--live-ping-ms` and closes a connection silent for
 //! `--live-idle-ms` (1001). A client's messages are only signs of life: their content is
 //! ignored. A connection that falls behind the game's channel is closed (1013, "too slow") and
@@ -219,7 +220,14 @@ impl Connection {
             tokio::select! {
                 event = subscription.receiver.recv() => {
                     match event {
-                        Ok(Event::State(update)) => {
+                        Ok(Event::State(version)) => {
+                            if version <= last_version {
+                                continue;
+                            }
+                            // The latest state, which may be newer than this event's.
+                            let Some(update) = hub.latest(id) else {
+                                continue;
+                            };
                             if update.game.row.version <= last_version {
                                 continue;
                             }

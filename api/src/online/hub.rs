@@ -4,11 +4,15 @@
 //!
 //! A channel exists only while someone watches its game: a commit to an unwatched game costs a
 //! map lookup. Each socket's task holds a [`Subscription`] (its receiver, and its place in the
-//! presence count, given back on drop). A game's news goes out once, as an [`Event`] shared by
-//! every receiver; a state is rendered for each kind of viewer (black, white, neither) by the
-//! first connection that needs it ([`Update::rendered`]), never one viewer's state for another.
-//! A receiver that falls more than [`CHANNEL`] events behind lags: its connection is dropped,
-//! and the client reconnects to a fresh state, rather than holding up the others.
+//! presence count, given back on drop). A change goes out as a small [`Event`] naming the new
+//! version; the game itself is kept once per watched game, as its latest [`Update`], which each
+//! connection takes from [`Hub::latest`]: the channel's slots never hold old states (they would
+//! add up to many times a game's size per watched game). Every message is a whole state, so a
+//! connection that wakes after two quick commits sends the newer one and is right again. A state
+//! is rendered for each kind of viewer (black, white, neither) by the first connection that
+//! needs it ([`Update::rendered`]), never one viewer's state for another. A receiver that falls
+//! more than [`CHANNEL`] events behind lags: its connection is dropped, and the client
+//! reconnects to a fresh state, rather than holding up the others.
 //!
 //! Also the limit of live connections per token ([`Ticket`]), and the signal that closes every
 //! socket when the server shuts down.
@@ -81,8 +85,9 @@ impl Update {
 /// What a watched game's channel carries.
 #[derive(Clone)]
 pub enum Event {
-    /// The game changed (a move, a join, an offer, a flag fall, a resignation…).
-    State(Arc<Update>),
+    /// The game changed (a move, a join, an offer, a flag fall, a resignation…) to this version;
+    /// the state is [`Hub::latest`].
+    State(i64),
     /// Who is connected changed.
     Presence(Presence),
     /// The game was deleted.
@@ -99,6 +104,8 @@ struct Watched {
     /// The version of the game the seats were read from.
     version: i64,
     presence: Presence,
+    /// The game as last committed while watched.
+    latest: Option<Arc<Update>>,
 }
 
 impl Watched {
@@ -110,6 +117,7 @@ impl Watched {
             white: None,
             version: i64::MIN,
             presence: Presence::default(),
+            latest: None,
         };
         watched.seat(game);
         watched
@@ -183,6 +191,11 @@ impl Hub {
     /// The most live connections a token may hold.
     pub fn per_token(&self) -> usize {
         self.per_token
+    }
+
+    /// Game `id` as last committed while someone watched it.
+    pub fn latest(&self, id: &str) -> Option<Arc<Update>> {
+        lock(&self.games).get(id)?.latest.clone()
     }
 
     /// Who of game `id` is connected here now.
@@ -294,9 +307,9 @@ impl Watch for Hub {
         };
         watched.seat(game);
         let presence_changed = watched.refresh();
-        let update = Update::new(game.clone(), watched.presence);
+        watched.latest = Some(Arc::new(Update::new(game.clone(), watched.presence)));
         // No receiver left is no error: the last one is leaving.
-        let _ = watched.sender.send(Event::State(Arc::new(update)));
+        let _ = watched.sender.send(Event::State(game.row.version));
         if let Some(presence) = presence_changed {
             let _ = watched.sender.send(Event::Presence(presence));
         }
@@ -407,7 +420,8 @@ mod tests {
         assert!(matches!(next(&mut alice), Some(Event::Presence(p)) if p.spectators == 1));
 
         hub.changed(&online_game("alice", Some("bob")));
-        assert!(matches!(next(&mut alice), Some(Event::State(u)) if u.presence.white));
+        assert!(matches!(next(&mut alice), Some(Event::State(0))));
+        assert!(hub.latest("g").is_some_and(|u| u.presence.white));
         assert!(matches!(
             next(&mut alice),
             Some(Event::Presence(Presence {

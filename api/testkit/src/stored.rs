@@ -3,14 +3,47 @@
 //! server runs. Tests that must do SQLite-only things (hold the write lock) use
 //! [`Stored::connection`].
 
+use std::path::Path;
 use std::time::Duration;
 
 use serde_json::Value;
-use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode};
 use sqlx::{ConnectOptions, Row, SqliteConnection};
 
 use crate::server::Database;
 use crate::state::{id_of, moves_of};
+
+/// A new SQLite database at `path` as an older server left it (WAL, the migrations table
+/// included): migrated with those of the migrations in `shipped` whose file names `keep`
+/// admits, to be filled by hand and then migrated by the current server.
+pub async fn older_schema(
+    path: &Path,
+    shipped: &Path,
+    keep: impl Fn(&str) -> bool,
+) -> SqliteConnection {
+    let chosen = tempfile::tempdir().expect("temp dir for migrations");
+    for entry in std::fs::read_dir(shipped).expect("read the migrations") {
+        let name = entry.expect("a migration").file_name();
+        let name = name.to_str().expect("a UTF-8 file name");
+        if keep(name) {
+            std::fs::copy(shipped.join(name), chosen.path().join(name)).expect("copy a migration");
+        }
+    }
+    let mut conn = SqliteConnectOptions::new()
+        .filename(path)
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .connect()
+        .await
+        .unwrap_or_else(|e| panic!("create {}: {e}", path.display()));
+    sqlx::migrate::Migrator::new(chosen.path())
+        .await
+        .expect("read the chosen migrations")
+        .run(&mut conn)
+        .await
+        .expect("migrate to the older schema");
+    conn
+}
 
 /// Writes the `moves` rows of `game` as a server of any schema so far writes them: `points` in
 /// order, black first, each played `at`. For databases built by hand at an older schema.
