@@ -1014,3 +1014,32 @@ async fn online_writes_are_rate_limited() {
         .await
         .assert_rate_limited("a join past the burst");
 }
+
+/// A spectator who watches an invitation and then joins it counts as a spectator, then as the
+/// player at the seat they took: the creator hears both through presence messages, and the join
+/// itself as a state.
+#[tokio::test]
+async fn a_watcher_who_joins_becomes_a_player() {
+    let server = server();
+    let (black, white, _) = three(&server).await;
+    let id = id_of(&black.create_online(json!({"seat": "black"})).await);
+    let mut black_live = Live::connect(&black, &id).await.unwrap();
+    black_live.state().await;
+    let mut white_live = Live::connect(&white, &id).await.unwrap();
+    assert_eq!(
+        white_live.state().await["you"],
+        Value::Null,
+        "not seated yet"
+    );
+    let watching = black_live.presence_where(|p| p["spectators"] == 1).await;
+    assert_eq!(watching["white"], false);
+    white.join(&id).await.ok(200, "join");
+    let joined = black_live.state_where(|g| g["status"] == "playing").await;
+    assert_eq!(joined["players"]["white"]["online"], true);
+    let seated = black_live.presence().await;
+    assert_eq!(
+        seated,
+        json!({"type": "presence", "black": true, "white": true, "spectators": 0})
+    );
+    assert_eq!(white_live.state().await["you"], 2, "now seated");
+}

@@ -236,7 +236,8 @@ impl Connection {
                             let text = update.rendered(you, || {
                                 state_message(&update.game, &self.viewer, update.presence)
                             });
-                            last_presence = update.presence;
+                            // The presence inside the state is as of its commit; a presence
+                            // message still follows if that changed what was last said.
                             self.send(text.as_ref()).await?;
                         }
                         Ok(Event::Presence(presence)) => {
