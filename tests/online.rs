@@ -689,6 +689,12 @@ async fn display_names() {
     let renamed = black.rename("  小明  ").await.ok(200, "rename");
     assert_eq!(renamed["name"], "小明");
     assert_eq!(black.me().await["name"], "小明");
+    // PATCH does the same as PUT (the mini-program can only send PUT).
+    let patched = black
+        .rename_with(reqwest::Method::PATCH, "小明")
+        .await
+        .ok(200, "rename by PATCH");
+    assert_eq!(patched["name"], "小明");
     white.rename("小红").await.ok(200, "rename");
     for bad in [
         "",

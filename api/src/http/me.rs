@@ -19,7 +19,7 @@ use crate::store::players;
 pub const MAX_NAME_CHARS: usize = 16;
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/v1/me", get(me).patch(rename))
+    Router::new().route("/api/v1/me", get(me).put(rename).patch(rename))
 }
 
 /// The caller as other players see them.
@@ -79,9 +79,10 @@ pub async fn me(State(state): State<AppState>, player: Player) -> Result<Json<Me
     }))
 }
 
-/// Choose a display name.
+/// Choose a display name. PUT is what `wx.request` can send (it has no PATCH); PATCH does the
+/// same for other clients (the description copies this operation for it).
 #[utoipa::path(
-    patch, path = "/api/v1/me", tag = "players",
+    put, path = "/api/v1/me", tag = "players",
     request_body = Rename,
     security(("bearer" = [])),
     responses(

@@ -41,7 +41,7 @@ use crate::state::AppState;
         spec,
     ),
     components(schemas(ErrorBody, ErrorDetail, view::GameState, view::GameSummary)),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &PatchMe),
     tags(
         (name = "sessions", description = "Bearer tokens"),
         (name = "games", description = "Create, list, read and delete games"),
@@ -63,6 +63,22 @@ impl Modify for BearerAuth {
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
         );
+    }
+}
+
+/// `PATCH /me` is served by the handler of `PUT /me`: the description gets a copy of that
+/// operation under its own id (operation ids are unique).
+struct PatchMe;
+
+impl Modify for PatchMe {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        if let Some(item) = openapi.paths.paths.get_mut("/api/v1/me") {
+            if let Some(put) = item.put.clone() {
+                let mut patch = put;
+                patch.operation_id = Some("rename_by_patch".into());
+                item.patch = Some(patch);
+            }
+        }
     }
 }
 
@@ -111,5 +127,25 @@ mod tests {
         }
         assert!(doc["components"]["schemas"].get("ErrorBody").is_some());
         assert!(doc["components"]["securitySchemes"].get("bearer").is_some());
+    }
+
+    /// Renaming is described for PUT (what `wx.request` sends) and PATCH alike, and operation
+    /// ids stay unique.
+    #[test]
+    fn rename_by_put_and_patch() {
+        let doc = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        let me = &doc["paths"]["/api/v1/me"];
+        assert_eq!(me["put"]["requestBody"], me["patch"]["requestBody"]);
+        let mut ids: Vec<&str> = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|item| item.as_object().unwrap().values())
+            .filter_map(|op| op["operationId"].as_str())
+            .collect();
+        let all = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), all, "operation ids repeat");
     }
 }

@@ -74,7 +74,7 @@ pub struct SessionResponse {
 
 /// Start a session.
 #[utoipa::path(
-    post, path = "/api/v1/sessions", tag = "sessions",
+    post, path = "/api/v1/sessions", tag = "sessions", operation_id = "create_session",
     request_body(content = Option<SessionRequest>, description = "May be empty"),
     responses(
         (status = 201, description = "A new session", body = SessionResponse),

@@ -525,10 +525,15 @@ impl Player {
         self.get("/api/v1/me").await.ok(200, "GET /api/v1/me")
     }
 
-    /// `PATCH /me` with `{"name": name}`.
+    /// `PUT /me` with `{"name": name}` (what the mini-program sends: `wx.request` has no PATCH).
     pub async fn rename(&self, name: &str) -> Reply {
+        self.rename_with(Method::PUT, name).await
+    }
+
+    /// `/me` with `{"name": name}` through `method` (PUT or PATCH).
+    pub async fn rename_with(&self, method: Method, name: &str) -> Reply {
         let request = self
-            .request(Method::PATCH, "/api/v1/me")
+            .request(method, "/api/v1/me")
             .json(&json!({ "name": name }));
         self.send(request).await
     }
