@@ -178,6 +178,7 @@ function statusText(g, thinking) {
   if (isOnline(g) && g.you) {
     return g.currentPlayer === g.you ? `轮到你了（${g.you === 1 ? '黑' : '白'}）` : '等待对方落子…'
   }
+  if (isOnline(g)) return `观战中 · ${colourName(g.currentPlayer)}落子`
   return `${colourName(g.currentPlayer)}落子`
 }
 

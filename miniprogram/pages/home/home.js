@@ -22,29 +22,43 @@ const MIN_SIZE = 9
 const MAX_SIZE = 19
 const PAGE_SIZE = 20
 
-/** A game against a friend in the continue list: the opponent, whose turn, whether they are connected. */
-function _onlineDetail(g) {
-  if (g.status === 'waiting') return '等待好友加入'
-  const turn = g.you && g.currentPlayer === g.you ? '轮到你' : '等待对方'
-  const opponent = g.you && g.players ? g.players[text.seatKey(3 - g.you)] : null
-  if (!opponent) return `${text.movesText(g.moveCount)} · ${turn}`
-  return `对手 ${opponent.name} · ${opponent.online ? '在线' : '离线'} · ${turn}`
+/** The viewer's opponent in a game against a friend ({name, online}), or null while the seat is empty. */
+function _opponent(g) {
+  return g.you && g.players ? g.players[text.seatKey(3 - g.you)] : null
+}
+
+/**
+ * A game against a friend in the lists: named by the opponent, with whether
+ * they are connected (for a game in play) and, on the right, whose turn it is.
+ */
+function _onlineItem(g, over) {
+  const opponent = _opponent(g)
+  const settings = `${text.ruleLabel(g.rule)} · ${g.boardSize}路`
+  let detail = `${settings} · ${opponent && opponent.online ? '对方在线' : '对方离线'}`
+  if (g.status === 'waiting') detail = settings
+  if (over) detail = `${text.resultText(g)} · ${text.movesText(g.moveCount)}`
+  return {
+    title: `好友对战 · ${opponent ? opponent.name : '等待好友加入'}`,
+    detail,
+    yourTurn: g.status === 'playing' && !!g.you && g.currentPlayer === g.you,
+    // A game with both players belongs to both: the server refuses to delete it (SHARED_GAME).
+    deletable: !opponent,
+  }
 }
 
 function _item(summary) {
-  const online = text.isOnline(summary)
   const over = summary.status !== 'playing' && summary.status !== 'waiting'
-  let detail = `${text.resultText(summary)} · ${text.movesText(summary.moveCount)}`
-  if (!over) detail = online ? _onlineDetail(summary) : `${text.movesText(summary.moveCount)} · ${text.statusText(summary, false)}`
-  return {
+  const item = {
     id: summary.id,
     title: text.describeGame(summary),
-    detail,
+    detail: over
+      ? `${text.resultText(summary)} · ${text.movesText(summary.moveCount)}`
+      : `${text.movesText(summary.moveCount)} · ${text.statusText(summary, false)}`,
     time: text.shortTime(summary.updatedAt),
-    // Only a game nobody else sits in can be deleted: the server refuses the others (SHARED_GAME).
-    deletable: !online || summary.status === 'waiting' || !(summary.players && summary.players.black && summary.players.white),
-    yourTurn: online && summary.status === 'playing' && !!summary.you && summary.currentPlayer === summary.you,
+    yourTurn: false,
+    deletable: true,
   }
+  return text.isOnline(summary) ? Object.assign(item, _onlineItem(summary, over)) : item
 }
 
 Page(Object.assign({}, nameActions, {
@@ -67,6 +81,7 @@ Page(Object.assign({}, nameActions, {
     ruleNote: text.RULES[0].note,
     starting: false,
     playing: [],
+    canDeletePlaying: false, // whether any game in the continue list can be deleted (says 长按可删除)
     playingCursor: null,
     finished: [],
     finishedCursor: null,
@@ -106,8 +121,10 @@ Page(Object.assign({}, nameActions, {
       api.listGames({status: 'playing', limit: PAGE_SIZE}),
       api.listGames({status: 'finished', limit: PAGE_SIZE}),
     ]).then(([playing, finished]) => {
+      const items = playing.games.map(_item)
       this.setData({
-        playing: playing.games.map(_item),
+        playing: items,
+        canDeletePlaying: items.some(g => g.deletable),
         playingCursor: playing.nextCursor || null,
         finished: finished.games.map(_item),
         finishedCursor: finished.nextCursor || null,

@@ -242,13 +242,13 @@ describe('home page: 好友对战', () => {
     transport.on('GET', '/api/v1/games', options =>
       [200, {games: options.data.status === 'playing' ? [mine, theirs, waiting] : [finished], nextCursor: null}])
     const page = await openPage(homeId)
-    expect(page.data.playing.map(g => g.detail)).toEqual([
-      '对手 小红 · 在线 · 轮到你',
-      '对手 小红 · 离线 · 等待对方',
-      '等待好友加入',
+    expect(page.data.playing.map(g => [g.title, g.detail])).toEqual([
+      ['好友对战 · 小红', '无禁手 · 15路 · 对方在线'],
+      ['好友对战 · 小红', '无禁手 · 15路 · 对方离线'],
+      ['好友对战 · 等待好友加入', '无禁手 · 15路'],
     ])
-    expect(page.data.playing.map(g => g.title)).toEqual(['好友对战 · 无禁手 · 15路 · 不限时', '好友对战 · 无禁手 · 15路 · 不限时', '好友对战 · 无禁手 · 15路 · 不限时'])
     expect(page.querySelectorAll('.home__item-go').map(g => g.dom.textContent)).toEqual(['轮到你 ›', '继续 ›', '继续 ›'])
+    expect(page.data.finished[0].title).toBe('好友对战 · 小红')
     expect(page.data.finished[0].detail).toBe('你输了 · 超时 · 已下 1 手')
     // A game with both players belongs to both: no 删除, and a long-press says why.
     expect(buttonTexts(page)).toEqual(expect.not.arrayContaining(['删除']))

@@ -169,7 +169,7 @@ describe('opening an invite card', () => {
     expect(wx.rec.titles).toEqual(['观战'])
     expect(page.data.you).toBe(0)
     expect(texts(page, 'player-bar', 'player-bar__name')).toEqual(['小明', '小红'])
-    expect(page.data.statusText).toBe('黑方落子')
+    expect(page.data.statusText).toBe('观战中 · 黑方落子')
     expect(buttonTexts(page)).toEqual(['导出', '复盘', '设置'])
     expect(byClass(page, 'board', 'board--disabled')).toHaveLength(1)
     await page.instance.onCellTap({detail: {row: 0, col: 0}})

@@ -299,7 +299,7 @@ describe('online games in words and in the view', () => {
     expect(text.statusText(onlineState({status: 'waiting'}))).toBe('等待好友加入…')
     expect(text.statusText(g)).toBe('等待对方落子…')
     expect(text.statusText(Object.assign({}, g, {you: 2}))).toBe('轮到你了（白）')
-    expect(text.statusText(Object.assign({}, g, {you: null}))).toBe('白方落子')
+    expect(text.statusText(Object.assign({}, g, {you: null}))).toBe('观战中 · 白方落子')
     const over = (winner, endReason, you) => text.resultText(onlineState({
       status: winner === 1 ? 'black_won' : 'white_won', winner, endReason, you, currentPlayer: null,
     }))
