@@ -96,8 +96,8 @@ function shortTitle(g) {
   return g.mode === 'ai' && g.ai ? `人机 · ${levelLabel(g.ai.level)}` : '双人'
 }
 
-/** The time control of an online game in words; '' when the state does not say. */
-function _timeText(g) {
+/** The time control of an online game in words ('10分钟+10秒', '不限时'); '' when the state does not say. */
+function timeText(g) {
   if (g.timeControl !== undefined) return timeControlText(g.timeControl)
   return g.clock ? '' : timeControlText(null)
 }
@@ -105,7 +105,7 @@ function _timeText(g) {
 /** "连珠 · 15路", and the time control of an online game: the rest of the settings, for the header. */
 function gameDetails(g) {
   const base = `${ruleLabel(g.rule)} · ${g.boardSize}路`
-  const time = isOnline(g) ? _timeText(g) : ''
+  const time = isOnline(g) ? timeText(g) : ''
   return time ? `${base} · ${time}` : base
 }
 
@@ -235,7 +235,7 @@ function nameProblem(name) {
 
 /** The title of an invite card: "来一盘五子棋？无禁手 · 10分钟+10秒". */
 function inviteTitle(g) {
-  const time = g.timeControl !== undefined ? timeControlText(g.timeControl) : ''
+  const time = timeText(g)
   return `来一盘五子棋？${ruleLabel(g.rule)}${time ? ` · ${time}` : ''}`
 }
 
@@ -313,6 +313,7 @@ module.exports = {
   seatName,
   shortTitle,
   gameDetails,
+  timeText,
   movesText,
   playerNames,
   forbiddenText,

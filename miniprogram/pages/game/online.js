@@ -26,7 +26,7 @@
 const api = require('../../services/api')
 const {createLive} = require('../../services/live')
 const text = require('../../utils/text')
-const {clockView, nextChangeIn, timeControlText} = require('../../utils/clock')
+const {clockView, nextChangeIn} = require('../../utils/clock')
 const {isOver, offerNews} = require('../../utils/game-view')
 const {ask} = require('../../utils/page-actions')
 
@@ -91,7 +91,7 @@ const onlineActions = {
   /** What a new state of an online game adds to the page's patch: the clocks' text, the time control. */
   _onlinePatch(prev, state) {
     const patch = this._clockPatch()
-    if (!prev) patch.timeText = timeControlText(state.timeControl === undefined ? null : state.timeControl)
+    if (!prev) patch.timeText = text.timeText(state) || '计时'
     return patch
   },
 

@@ -22,9 +22,13 @@ const MIN_SIZE = 9
 const MAX_SIZE = 19
 const PAGE_SIZE = 20
 
-/** The viewer's opponent in a game against a friend ({name, online}), or null while the seat is empty. */
+/**
+ * The viewer's opponent in a game against a friend: {name, online}, null
+ * while the seat is empty, undefined when the listing does not say.
+ */
 function _opponent(g) {
-  return g.you && g.players ? g.players[text.seatKey(3 - g.you)] : null
+  if (!g.you || !g.players) return undefined
+  return g.players[text.seatKey(3 - g.you)]
 }
 
 /**
@@ -34,15 +38,22 @@ function _opponent(g) {
 function _onlineItem(g, over) {
   const opponent = _opponent(g)
   const settings = `${text.ruleLabel(g.rule)} · ${g.boardSize}路`
-  let detail = `${settings} · ${opponent && opponent.online ? '对方在线' : '对方离线'}`
-  if (g.status === 'waiting') detail = settings
+  let title = '好友对战'
+  let detail = `${settings} · ${text.movesText(g.moveCount)}`
+  if (g.status === 'waiting') {
+    title = '好友对战 · 等待好友加入'
+    detail = settings
+  } else if (opponent) {
+    title = `好友对战 · ${opponent.name}`
+    if (!over) detail = `${settings} · ${opponent.online ? '对方在线' : '对方离线'}`
+  }
   if (over) detail = `${text.resultText(g)} · ${text.movesText(g.moveCount)}`
   return {
-    title: `好友对战 · ${opponent ? opponent.name : '等待好友加入'}`,
+    title,
     detail,
     yourTurn: g.status === 'playing' && !!g.you && g.currentPlayer === g.you,
-    // A game with both players belongs to both: the server refuses to delete it (SHARED_GAME).
-    deletable: !opponent,
+    // A game both have sat down to belongs to both: the server refuses to delete it (SHARED_GAME).
+    deletable: g.status === 'waiting',
   }
 }
 

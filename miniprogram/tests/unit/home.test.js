@@ -10,7 +10,7 @@ const {load, loadPage, openPage, simulate, byClass} = require('../support/harnes
 const {USER_DATA_PATH} = require('../support/wx')
 const {installScripted} = require('../support/fake-transport')
 const {gameState, onlineState} = require('../support/states')
-const {buttonTexts} = require('../support/e2e')
+const {buttonTexts, until} = require('../support/e2e')
 const settings = require('../../utils/settings')
 
 const optionGroupId = load('components/option-group/option-group', 'option-group')
@@ -186,7 +186,7 @@ describe('home page: 好友对战', () => {
     transport.on('POST', '/api/v1/games', () => [201, onlineState({id: 'o1', status: 'waiting'})])
     const page = await openPage(homeId)
     page.instance.onModeChange({detail: {value: 'online'}})
-    await simulate.sleep(5)
+    await until(() => page.data.myName, 'the name')
     const groups = byClass(page, 'option-group', 'option-group__label').map(l => l.textContent)
     expect(groups).toEqual(['模式', '我方', '用时', '规则'])
     expect(page.data.seats.map(s => s.label)).toEqual(['执黑', '执白', '随机'])
@@ -197,8 +197,7 @@ describe('home page: 好友对战', () => {
     page.instance.onTimeChange({detail: {value: '10+10'}})
 
     const starting = page.instance.onStart()
-    await simulate.sleep(5)
-    expect(page.data.nameSheet).toBe(true)
+    await until(() => page.data.nameSheet, 'the name sheet')
     expect(transport.state.calls.some(c => c.method === 'POST' && c.path === '/api/v1/games')).toBe(false)
     page.querySelector('#name').instance.onSubmit({detail: {value: {name: '阿明'}}})
     await starting
@@ -224,8 +223,7 @@ describe('home page: 好友对战', () => {
     page.instance.onModeChange({detail: {value: 'online'}})
     expect(page.data.nameSheet).toBe(false)
     const editing = page.instance.onEditName()
-    await simulate.sleep(5)
-    expect(page.data.nameSheet).toBe(true)
+    await until(() => page.data.nameSheet, 'the name sheet')
     page.instance.onNameClose()
     await editing
     expect(transport.state.calls.some(c => c.method === 'PUT')).toBe(false)

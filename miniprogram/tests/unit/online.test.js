@@ -11,7 +11,7 @@ const path = require('path')
 const {ROOT, loadPage, openPage, launchPage, byClass} = require('../support/harness')
 const {installScripted} = require('../support/fake-transport')
 const {onlineState} = require('../support/states')
-const {flush, tapButton: tap, buttonTexts} = require('../support/e2e')
+const {flush, until, tapButton: tap, buttonTexts} = require('../support/e2e')
 const settings = require('../../utils/settings')
 const {invitePath, FLAG_GRACE_MS} = require('../../pages/game/online')
 
@@ -32,13 +32,8 @@ afterEach(() => {
 const calls = (method, suffix) => transport.state.calls.filter(c => c.method === method && c.path.endsWith(suffix))
 const texts = (page, tag, cls) => byClass(page, tag, cls).map(el => el.textContent.trim())
 
-/** Let the scripted transport (which answers on a 0 ms timer) and the promises after it run. */
-async function settleRequests() {
-  for (let i = 0; i < 5; i++) {
-    await new Promise(r => setTimeout(r, 1))
-    await flush()
-  }
-}
+/** Wait until the page has its answer to the request a tap sent. */
+const answered = page => until(() => !page.data.pending, 'the answer')
 
 /** Socket number `n` (1-based) made by the page, once it exists (the session is read first). */
 async function socketNo(n) {
@@ -125,7 +120,7 @@ describe('opening an invite card', () => {
     transport.on('PUT', '/api/v1/me', options => [200, {playerId: 'p2', name: options.data.name}])
     transport.on('POST', '/api/v1/games/g1/join', () => [200, onlineState({you: 2, version: 2})])
     const {page, ready} = launchPage(gameId, {id: 'g1', join: '1'})
-    await settleRequests()
+    await until(() => page.data.nameSheet, 'the name sheet')
     // The sheet is open with the current name; nothing joined yet.
     expect(page.data.nameSheet).toBe(true)
     expect(byClass(page, 'name-sheet', 'name-sheet__title').map(e => e.textContent)).toEqual(['你的昵称'])
@@ -135,7 +130,6 @@ describe('opening an invite card', () => {
 
     // The sheet's form submits the name it holds.
     page.querySelector('#name').instance.onSubmit({detail: {value: {name: ' 小红 '}}})
-    await settleRequests()
     await ready
     expect(calls('PUT', '/me').map(c => c.data)).toEqual([{name: '小红'}])
     expect(calls('POST', '/join')).toHaveLength(1)
@@ -413,7 +407,7 @@ describe('offers', () => {
     const offered = onlineState({moves: [[7, 7]], offers: {takeback: 1, draw: null}, version: 3})
     transport.on('POST', '/api/v1/games/g1/takeback', () => [200, offered])
     await tap(page, '请求悔棋')
-    await settleRequests()
+    await answered(page)
     expect(calls('POST', '/takeback').map(c => c.data)).toEqual([{accept: true}])
     expect(buttonTexts(page)).toContain('已请求…')
     expect(texts(page, 'game', 'game__notice-text--offer')).toEqual(['已请求悔棋，等待对方回应'])
@@ -429,7 +423,7 @@ describe('offers', () => {
     expect(buttonTexts(page)).toContain('已求和…')
     transport.on('POST', '/api/v1/games/g1/draw', () => [200, onlineState({moves: [[7, 7]], version: 3})])
     await tap(page, '撤回')
-    await settleRequests()
+    await answered(page)
     expect(calls('POST', '/draw').map(c => c.data)).toEqual([{accept: false}])
     expect(page.data.drawOut).toBe(false)
     expect(wx.rec.toasts).toEqual([])
@@ -453,7 +447,7 @@ describe('offers', () => {
     transport.on('POST', '/api/v1/games/g1/takeback', () => [200, after])
     expect(buttonTexts(page).slice(-2)).toEqual(['拒绝', '同意'])
     await tap(page, '同意')
-    await settleRequests()
+    await answered(page)
     expect(calls('POST', '/takeback').map(c => c.data)).toEqual([{accept: true}])
     expect(page.data.board[5][5]).toBe(0)
     expect(byClass(page, 'offer-dialog', 'offer-dialog')).toHaveLength(0)
