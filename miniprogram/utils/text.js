@@ -209,6 +209,10 @@ const ERRORS = {
   TAKEBACK_REQUIRED: '好友对局悔棋需要对方同意',
   SHARED_GAME: '双方的对局不能删除',
   INVALID_NAME: '昵称需为 1–16 个字',
+  ONLINE_ONLY: '只有好友对局可以这样做',
+  HINTS_DISABLED: '好友对局不提供提示',
+  GAME_CHANGED: '棋局已在别处更新',
+  TOO_MANY_CONNECTIONS: '打开的对局太多，请关闭一些再试',
 }
 
 /** After a lost connection, once the page shows the server's position again. */
