@@ -66,7 +66,8 @@ function clockView(clock, now) {
 
 /**
  * Ms from `now` until the running clock's text next changes (just past the
- * next whole second), or null when no clock runs or it has run out.
+ * next whole second), or null when no clock runs or it has run out (the
+ * server is about to end the game).
  */
 function nextChangeIn(clock, now) {
   if (!clock || !clock.running) return null
@@ -77,11 +78,6 @@ function nextChangeIn(clock, now) {
   return left - (shown - 1) * 1000 + 5
 }
 
-/** Whether the running clock has run out at `now` (the server is about to end the game). */
-function flagged(clock, now) {
-  return !!(clock && clock.running && remainingMs(clock, clock.running, now) <= 0)
-}
-
 /** "10分钟+10秒", "每方20分钟", "不限时": a time control ({initialMs, incrementMs} or null) in words. */
 function timeControlText(tc) {
   if (!tc) return '不限时'
@@ -90,4 +86,4 @@ function timeControlText(tc) {
   return `${initial}+${Math.round(tc.incrementMs / 1000)}秒`
 }
 
-module.exports = {LOW_MS, remainingMs, clockText, clockView, nextChangeIn, flagged, timeControlText}
+module.exports = {LOW_MS, remainingMs, clockText, clockView, nextChangeIn, timeControlText}

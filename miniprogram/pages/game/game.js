@@ -16,8 +16,8 @@
  * - A game against a friend (mode 'online') adds what pages/game/online.js
  *   does: the invite and waiting screen, joining from a card, the live
  *   socket, clocks, offers and the spectator's view. Every state, whether it
- *   answers a request or comes over the socket, goes through `_show`, which
- *   drops one older than what is on screen (`version`).
+ *   answers a request or comes over the socket, goes through `_statePatch`,
+ *   which drops one not newer than what is on screen (`version`).
  *
  * setData discipline: after a move only the changed cells go out, as
  * 'board[r][c]' paths, and lists the board only looks up as short strings

@@ -113,8 +113,7 @@ const onlineActions = {
       if (Object.keys(patch).length) this.setData(patch)
     }
     this._flagAsked = false
-    this._runClock()
-    if (isOver(state)) this._pauseLive() // nothing will change any more
+    if (isOver(state)) this._pauseLive() // nothing will change any more: no socket, no clock
     else this._goLive()
   },
 
@@ -146,12 +145,17 @@ const onlineActions = {
   },
 
   _onPresence(presence) {
-    const next = {blackOnline: !!presence.black, whiteOnline: !!presence.white, spectators: presence.spectators || 0}
+    const patch = this._changed({blackOnline: !!presence.black, whiteOnline: !!presence.white, spectators: presence.spectators || 0})
+    if (Object.keys(patch).length) this.setData(patch)
+  },
+
+  /** The fields of `next` that differ from what the page shows (a setData sends only those). */
+  _changed(next) {
     const patch = {}
     Object.keys(next).forEach(k => {
       if (this.data[k] !== next[k]) patch[k] = next[k]
     })
-    if (Object.keys(patch).length) this.setData(patch)
+    return patch
   },
 
   _onLinkStatus(status) {
@@ -164,12 +168,20 @@ const onlineActions = {
     this._resync()
   },
 
-  /** Fetch the state quietly (the banner already says the connection is down). */
+  /**
+   * Fetch the state quietly (the banner already says the connection is
+   * down). A game that is gone (its creator cancelled it) ends the page's
+   * life: it says so, with 返回首页.
+   */
   _resync() {
     return api.getGame(this._id).then(state => {
       const patch = this._statePatch(state)
       if (patch) this._apply(patch)
-    }).catch(() => null)
+    }).catch(err => {
+      if (err.code !== 'GAME_NOT_FOUND') return
+      this._pauseLive()
+      this.setData({loadError: text.INVITE_GONE_TEXT, canRetryLoad: false})
+    })
   },
 
   _watchNetwork() {
@@ -196,12 +208,7 @@ const onlineActions = {
 
   /** The clocks' text and colour that differ from what is shown. */
   _clockPatch() {
-    const view = clockView(_shownClock(this._state), Date.now())
-    const patch = {}
-    Object.keys(view).forEach(k => {
-      if (this.data[k] !== view[k]) patch[k] = view[k]
-    })
-    return patch
+    return this._changed(clockView(_shownClock(this._state), Date.now()))
   },
 
   /** Arm the one clock timer for when the running clock's text next changes. */

@@ -112,6 +112,22 @@ describe('the waiting screen', () => {
   })
 })
 
+describe('a game cancelled by its creator', () => {
+  test('the socket drops, the state is gone: the page says so with 返回首页 and stops', async () => {
+    const {page, socket} = await openLive(onlineState({status: 'waiting', you: null}))
+    transport.on('GET', '/api/v1/games/g1', () => [404, {error: {code: 'GAME_NOT_FOUND', message: 'no'}}])
+    socket.drop()
+    await until(() => page.data.loadError, 'the page to say it')
+    expect(page.data.loadError).toBe('这局棋已被取消或不存在')
+    expect(byClass(page, 'load-error', 'btn').map(b => b.textContent.trim())).toEqual(['返回首页'])
+    expect(page.data.linkDown).toBe(false)
+    // No reconnection is attempted.
+    const made = wx.rec.sockets.length
+    await new Promise(r => setTimeout(r, 1200))
+    expect(wx.rec.sockets).toHaveLength(made)
+  })
+})
+
 describe('opening an invite card', () => {
   test('the first time it asks for a name before taking the free seat; the friend then sees it', async () => {
     settings.saveSettings({nameAsked: false})
