@@ -27,8 +27,8 @@ function isOver(state) {
 }
 
 /**
- * What an online game adds: the viewer's seat (0 for a spectator), both
- * players' presence, and the offers as the viewer sees them: `offerIn` is
+ * What an online game adds: the viewer's seat (0 for a spectator) and who
+ * sits above the board, both players' presence, and the offers as the viewer sees them: `offerIn` is
  * the opponent's pending offer the viewer must answer ('takeback', 'draw' or
  * ''), `takebackOut`/`drawOut` the viewer's own, still unanswered.
  */
@@ -45,6 +45,8 @@ function _onlineView(state) {
   return {
     online: true,
     you,
+    // The colour shown above the board: the opponent's (white for a spectator).
+    top: you ? 3 - you : 2,
     waiting: state.status === 'waiting',
     blackOnline: !!(players.black && players.black.online),
     whiteOnline: !!(players.white && players.white.online),

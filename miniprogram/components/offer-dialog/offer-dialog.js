@@ -6,7 +6,9 @@
  * `accept` and `decline`; does no networking.
  */
 const TEXTS = {
-  takeback: {title: '对方请求悔棋', ask: '想悔一步棋，同意吗？', label: '悔棋请求'},
+  takeback: {title: '对方请求悔棋', ask: '想悔一手棋，同意吗？', label: '悔棋请求'},
+  // The opponent is to move: taking back their move takes back the reply after it too.
+  takeback2: {title: '对方请求悔棋', ask: '想悔棋，退回双方各一手，同意吗？', label: '悔棋请求'},
   draw: {title: '对方提出和棋', ask: '提议这局和棋，同意吗？', label: '和棋提议'},
 }
 
@@ -16,6 +18,8 @@ Component({
     kind: {type: String, value: ''},
     // The opponent's display name.
     name: {type: String, value: ''},
+    // How many moves an accepted takeback removes: 1 (theirs), or 2 (theirs and the reply after it).
+    moves: {type: Number, value: 1},
     // Whether the answer is on its way (the buttons then wait).
     busy: {type: Boolean, value: false},
   },
@@ -27,8 +31,8 @@ Component({
   },
 
   observers: {
-    kind(kind) {
-      const t = TEXTS[kind] || {title: '', ask: '', label: ''}
+    'kind, moves'(kind, moves) {
+      const t = TEXTS[kind === 'takeback' && moves === 2 ? 'takeback2' : kind] || {title: '', ask: '', label: ''}
       this.setData({title: t.title, ask: t.ask, label: t.label})
     },
   },

@@ -37,6 +37,7 @@ const FLAG_GRACE_MS = 1500
 const ONLINE_DATA = {
   online: false,
   you: 0, // the viewer's colour, 0 for a spectator
+  top: 2, // the colour whose bar is above the board
   waiting: false, // the friend has not joined yet
   blackOnline: false,
   whiteOnline: false,

@@ -106,7 +106,8 @@ describe('the waiting screen', () => {
     expect(page.data.waiting).toBe(false)
     expect(page.querySelector('#board')).toBeTruthy()
     expect(wx.rec.toasts).toEqual(['好友已加入，对局开始'])
-    expect(texts(page, 'player-bar', 'player-bar__name')).toEqual(['我小明', '小红'])
+    // The opponent above the board, the viewer below it.
+    expect(texts(page, 'player-bar', 'player-bar__name')).toEqual(['小红', '我小明'])
     expect(page.data.statusText).toBe('轮到你了（黑）')
     expect(wx.rec.requests.length).toBe(requests)
   })
@@ -178,7 +179,7 @@ describe('opening an invite card', () => {
     expect(calls('POST', '/join')).toHaveLength(0)
     expect(wx.rec.titles).toEqual(['观战'])
     expect(page.data.you).toBe(0)
-    expect(texts(page, 'player-bar', 'player-bar__name')).toEqual(['小明', '小红'])
+    expect(texts(page, 'player-bar', 'player-bar__name')).toEqual(['小红', '小明'])
     expect(page.data.statusText).toBe('观战中 · 黑方落子')
     expect(buttonTexts(page)).toEqual(['导出', '复盘', '设置'])
     expect(byClass(page, 'board', 'board--disabled')).toHaveLength(1)
@@ -358,7 +359,8 @@ describe('the clocks', () => {
     const {page, socket} = await openLive(onlineState({moves: [[7, 7]], version: 1}))
     jest.useFakeTimers({now: T0})
     socket.receive({type: 'state', game: clockState()})
-    expect(texts(page, 'player-bar', 'player-bar__clock')).toEqual(['0:58', '0:13'])
+    // White (the opponent, thinking) above the board, black (the viewer) below.
+    expect(texts(page, 'player-bar', 'player-bar__clock')).toEqual(['0:13', '0:58'])
     expect(byClass(page, 'player-bar', 'player-bar__clock--low')).toHaveLength(0)
     expect(byClass(page, 'player-bar', 'player-bar__clock--running')).toHaveLength(1)
 
@@ -452,7 +454,8 @@ describe('offers', () => {
 
     socket.receive({type: 'state', game: onlineState({you: 2, moves: [[7, 7], [6, 6], [5, 5]], offers: {takeback: 1, draw: null}, version: 6})})
     expect(texts(page, 'offer-dialog', 'offer-dialog__title')).toEqual(['对方请求悔棋'])
-    expect(texts(page, 'offer-dialog', 'offer-dialog__text')).toEqual(['小明 想悔一步棋，同意吗？'])
+    // White (the viewer) is to move: the takeback removes black's last move only.
+    expect(texts(page, 'offer-dialog', 'offer-dialog__text')).toEqual(['小明 想悔一手棋，同意吗？'])
     // Withdrawn: the dialog goes, and the page says why.
     socket.receive({type: 'state', game: onlineState({you: 2, moves: [[7, 7], [6, 6], [5, 5]], version: 7})})
     expect(byClass(page, 'offer-dialog', 'offer-dialog')).toHaveLength(0)
@@ -468,6 +471,11 @@ describe('offers', () => {
     expect(page.data.board[5][5]).toBe(0)
     expect(byClass(page, 'offer-dialog', 'offer-dialog')).toHaveLength(0)
     expect(wx.rec.toasts).toEqual(['对方撤回了悔棋请求'])
+  })
+
+  test('a takeback asked by the side to move takes back two moves, and the dialog says so', async () => {
+    const {page} = await openLive(onlineState({you: 2, moves: [[7, 7], [6, 6]], offers: {takeback: 1, draw: null}, version: 3}))
+    expect(texts(page, 'offer-dialog', 'offer-dialog__text')).toEqual(['小明 想悔棋，退回双方各一手，同意吗？'])
   })
 
   test('求和 asks first; a draw offer answered 拒绝 declines it; a draw accepted ends the game', async () => {
