@@ -8,9 +8,11 @@
  * all against the real gomoku-server. A creates a game and shares the card;
  * B opens it and joins; they alternate moves, each seeing the other's stone
  * come through the socket without a request; a takeback is accepted, a draw
- * declined; C opens the card and watches; the opponent leaving shows; the
- * server is killed and restarted mid-game and both pages reconnect and play
- * on; B resigns; and a 2-second clock falls with both pages showing it.
+ * declined; C opens the card and watches; the opponent leaving shows, on the
+ * board and in the continue list; the server is killed and restarted
+ * mid-game and both pages reconnect and play on; B resigns, and the game
+ * replays and is listed as finished; and a 2-second clock falls with both
+ * pages showing it.
  *
  * The tests run in order and share one server. They run once the server
  * plays online games (issue 12), and are skipped, with a line saying so,
@@ -34,6 +36,7 @@ const online = ONLINE ? test : test.skip
 
 const homeId = loadPage('home')
 const gameId = loadPage('game')
+const replayId = loadPage('replay')
 
 installPhones()
 const A = createPhone('A')
@@ -208,10 +211,16 @@ describe('a game against a friend, from the invite to the result', () => {
     expect(C.rec.requests.length).toBe(requests)
   })
 
-  online('B leaving shows on A\'s page as offline, with the banner; B back, it goes', async () => {
+  online('B leaving shows on A\'s page as offline, with the banner, and in A\'s continue list; B back, it goes', async () => {
+    const listed = async () => {
+      const home = await A.open(homeId)
+      return home.data.playing.find(g => g.id === game.card.id)
+    }
+    expect(await listed()).toEqual(expect.objectContaining({title: '好友对战 · 小红', detail: '无禁手 · 15路 · 对方在线', yourTurn: true}))
     B.run(() => game.b.instance.onHide())
     await until(() => !game.a.data.whiteOnline, 'A to see B offline')
     expect(game.a.querySelectorAll('.game__banner').map(b => b.dom.textContent.trim())).toEqual(['对方已离线，回来后可以接着下'])
+    expect((await listed()).detail).toBe('无禁手 · 15路 · 对方离线')
     await B.run(() => game.b.instance.onShow())
     await until(() => game.a.data.whiteOnline, 'A to see B back')
     expect(game.a.querySelectorAll('.game__banner')).toHaveLength(0)
@@ -241,6 +250,18 @@ describe('a game against a friend, from the invite to the result', () => {
     expect(game.b.data.statusText).toBe('你输了 · 认输')
     expect(game.c.data.statusText).toBe('黑方胜 · 白方认输')
     await until(() => [A, B, C].every(p => p.rec.sockets.every(s => !s.isOpen)), 'the sockets to close')
+  })
+
+  online('the finished game replays like any other, and is listed as finished for both, not deletable', async () => {
+    const replay = await A.open(replayId, {id: game.card.id})
+    expect(replay.data.finished).toBe(true)
+    expect(replay.data.moveCount).toBe(game.a.data.moveCount)
+    expect(replay.data.resultText).toBe('你赢了！ · 对方认输')
+    for (const [phone, result] of [[A, '你赢了！ · 对方认输'], [B, '你输了 · 认输']]) {
+      const home = await phone.open(homeId)
+      const item = home.data.finished.find(g => g.id === game.card.id)
+      expect(item).toEqual(expect.objectContaining({detail: `${result} · 已下 ${game.a.data.moveCount} 手`, deletable: false}))
+    }
   })
 })
 
