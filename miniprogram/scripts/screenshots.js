@@ -6,7 +6,11 @@
  * with the confirm step's ghost stone, the own stone while the AI thinks, a
  * move whose answer was lost, the settings sheet, a first load that failed,
  * a game in the dark theme, and the replay page with its move list (before
- * the end, and at the end with move numbers).
+ * the end, and at the end with move numbers). Once the server plays online
+ * games, a game against a friend too, with two phones (tests/support/
+ * phones.js): the name sheet, the waiting screen with the invite button, a
+ * live game with clocks and the opponent-offline banner (light and dark), the
+ * opponent's takeback offer in its modal, and a spectator's view.
  *
  * The real pages run against the real gomoku-server (as in the end-to-end
  * tests), are rendered to DOM by miniprogram-simulate in jsdom with their
@@ -58,8 +62,10 @@ const settings = require('../utils/settings')
 const {loadPage, loadedIds, openPage, simulate} = require('../tests/support/harness')
 const {install, lastQuery} = require('../tests/support/wx')
 const {lossyTransport} = require('../tests/support/http')
-const {tempDatabase, startServer} = require('../tests/support/server')
+const {tempDatabase, startServer, serverPlaysOnline} = require('../tests/support/server')
 const {settle, tapPoint, tapButton, until} = require('../tests/support/e2e')
+const {installPhones, createPhone} = require('../tests/support/phones')
+const api = require('../services/api')
 
 function fail(message) {
   console.error(`screenshots: ${message}`)
@@ -100,6 +106,8 @@ function builtins(page) {
     wx-view { display: block; }
     wx-text { display: inline; }
     wx-scroll-view { display: block; overflow: hidden; }
+    wx-button, wx-form, wx-input { display: block; }
+    wx-input { line-height: 44px; }
     wx-switch { display: inline-block; position: relative; width: 52px; height: 32px; border-radius: 16px; background: #8b5a2b; }
     wx-switch::after { content: ''; position: absolute; right: 2px; top: 2px; width: 28px; height: 28px; border-radius: 50%; background: #fff; }
     wx-slider { display: block; position: relative; height: 40px; margin: 0 18px; }
@@ -110,15 +118,19 @@ function builtins(page) {
   `
 }
 
-function html(tag, page, {width, dark, title}) {
+function html(tag, page, {width, dark, title, input = '', windowHeight}) {
   const styles = Array.from(document.querySelectorAll('head style')).map(s => s.textContent).join('\n')
   const body = page.dom.outerHTML.replace(/<wx-slider([^>]*)>/g, '<wx-slider$1><div class="mp-slider-fill"></div>')
+    // An input's value lives in the native component: write it in, as the phone shows it.
+    .replace(/<wx-input([^>]*)><\/wx-input>/g, `<wx-input$1>${input}</wx-input>`)
   const nav = THEME[dark ? 'dark' : 'light']
   return `<!doctype html><html><head><meta charset="utf-8">
 <meta name="viewport" content="width=${width}">
 <style>
   html, body { margin: 0; }
   body { width: ${width}px; --rpx: ${width / 750}px; }
+  /* The page's window, under the navigation bar: what the page fixes (sheets, banners, masks) sits in it, as on a phone. */
+  .mp-window { position: relative; transform: translateZ(0); min-height: ${windowHeight}px; }
   .mp-nav { position: relative; height: 44px; text-align: center; color: ${nav.navTextStyle === 'white' ? '#fff' : '#000'};
     background: ${nav.navBgColor}; font: 600 17px -apple-system, "PingFang SC", "Noto Sans CJK SC", sans-serif; line-height: 44px; }
   /* WeChat's capsule button (menu and close), which a long title would run under. */
@@ -133,7 +145,7 @@ function html(tag, page, {width, dark, title}) {
   ${styles}
   ${tag} { display: block; }
 </style></head>
-<body><div class="mp-nav">${title}<div class="mp-capsule"></div></div>${body}</body></html>`
+<body><div class="mp-nav">${title}<div class="mp-capsule"></div></div><div class="mp-window">${body}</div></body></html>`
 }
 
 const WINDOW = {375: 812 - 44, 320: 568 - 44}
@@ -142,11 +154,11 @@ const WINDOW = {375: 812 - 44, 320: 568 - 44}
  * Photograph `page` at `width` px (375 or 320), as the phone's window shows
  * it, or `height` px of it (a long page scrolled through).
  */
-function shoot(tag, page, name, {width = 375, dark = false, title, height} = {}) {
+function shoot(tag, page, name, {width = 375, dark = false, title, height, input} = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mp-shot-'))
   const file = path.join(dir, `${name}.html`)
   const navTitle = title || global.wx.rec.titles[global.wx.rec.titles.length - 1] || '五子棋'
-  fs.writeFileSync(file, html(tag, page, {width, dark, title: navTitle}))
+  fs.writeFileSync(file, html(tag, page, {width, dark, title: navTitle, input, windowHeight: height || WINDOW[width]}))
   const png = path.join(OUT, `${name}.png`)
   const res = spawnSync(CHROMIUM, [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -182,6 +194,80 @@ async function play(page, moves) {
 }
 
 const newLocalGame = (rule, boardSize) => newGame(rule, boardSize, null)
+
+/**
+ * A game against a friend, with two phones (and a third that watches) on
+ * the same server: each shot is taken on the phone whose screen it is.
+ */
+async function onlineShots() {
+  installPhones()
+  const [a, b, c] = ['A', 'B', 'C'].map(name => createPhone(name))
+  for (const phone of [a, b, c]) {
+    phone.rec.storage.set('gomoku.settings', JSON.stringify({confirm: 'off', muted: true}))
+    await phone.run(() => api.ensureSession())
+  }
+  const on = (phone, fn) => phone.run(fn)
+
+  // Home in 好友对战, creating the first such game: the name sheet.
+  const home = await a.open(ids.home)
+  await on(a, async () => {
+    home.instance.onModeChange({detail: {value: 'online'}})
+    home.instance.onSeatChange({detail: {value: 'black'}})
+    home.instance.onTimeChange({detail: {value: '10+10'}})
+    await tapButton(home, '创建并邀请好友')
+  })
+  await until(() => home.data.nameSheet, 'the name sheet')
+  on(a, () => shoot('home', home, 'online-name', {title: '五子棋', input: '阿明'}))
+  await on(a, () => home.querySelector('#name').instance.onSubmit({detail: {value: {name: '阿明'}}}))
+  await until(() => a.rec.navigations.length > 0, 'the new game')
+  const id = decodeURIComponent(a.rec.navigations[0].url.split('id=')[1])
+
+  // The waiting screen, with 邀请好友.
+  const waiting = await a.open(ids.game, {id})
+  await until(() => waiting.instance._live && waiting.instance._live.live, 'A\'s live connection')
+  on(a, () => shoot('game', waiting, 'online-waiting'))
+
+  // B opens the card and joins; a few moves each.
+  b.rec.storage.set('gomoku.settings', JSON.stringify({confirm: 'off', muted: true, nameAsked: true}))
+  await b.run(() => api.setName('小红'))
+  const card = {id, join: '1'}
+  const joined = await b.open(ids.game, card)
+  await until(() => !waiting.data.waiting, 'A to see B join')
+  await until(() => joined.instance._live && joined.instance._live.live, 'B\'s live connection')
+  const moves = [[a, waiting, 7, 7], [b, joined, 6, 8], [a, waiting, 8, 8], [b, joined, 6, 6], [a, waiting, 6, 7], [b, joined, 9, 9]]
+  for (const [phone, page, row, col] of moves) {
+    await on(phone, () => tapPoint(page, row, col))
+    const other = page === waiting ? joined : waiting
+    await until(() => other.data.board[row][col] !== 0 && !page.data.pending, 'the move on both phones')
+  }
+
+  // Home again: the game in the continue list, whose turn and whether the friend is there.
+  const listed = await a.open(ids.home)
+  on(a, () => listed.instance.onModeChange({detail: {value: 'online'}}))
+  await until(() => listed.data.myName, 'the name')
+  on(a, () => shoot('home', listed, 'home-online', {title: '五子棋'}))
+
+  // C watches from the same card.
+  const watching = await c.open(ids.game, card)
+  await until(() => watching.instance._live && watching.instance._live.live, 'C\'s live connection')
+
+  // B leaves (the app in the background): A sees it, with the clocks running.
+  on(b, () => joined.instance.onHide())
+  await until(() => !waiting.data.whiteOnline, 'A to see B offline')
+  on(a, () => shoot('game', waiting, 'online-live-offline'))
+  on(a, () => shoot('game', waiting, 'online-live-offline-dark', {dark: true}))
+  await on(b, () => joined.instance.onShow())
+  await until(() => waiting.data.whiteOnline, 'B back')
+
+  // A asks for a takeback: B's modal.
+  await on(a, () => tapButton(waiting, '请求悔棋'))
+  await until(() => joined.data.offerIn === 'takeback', 'B to see the offer')
+  on(b, () => shoot('game', joined, 'online-offer'))
+  on(a, () => shoot('game', waiting, 'online-offer-sent'))
+  on(c, () => shoot('game', watching, 'online-watch'))
+
+  for (const [phone, page] of [[a, waiting], [b, joined], [c, watching]]) on(phone, () => page.instance.onUnload())
+}
 
 async function main() {
   fs.mkdirSync(OUT, {recursive: true})
@@ -266,6 +352,9 @@ async function main() {
     const home = await openPage(ids.home)
     shoot('home', home, 'home', {title: '五子棋', height: 1280})
     shoot('home', home, 'home-dark', {dark: true, title: '五子棋'})
+
+    if (serverPlaysOnline()) await onlineShots()
+    else console.warn('screenshots: this gomoku-server does not play online games yet: no 好友对战 shots')
   } finally {
     await server.stop()
     fs.rmSync(db.dir, {recursive: true, force: true})

@@ -11,7 +11,11 @@
  * which the server answers with the same player while it still can (every
  * game kept, nothing said), or with a new player, which the app says once.
  * Requests failing together with the same old token share one renewal.
+ *
+ * An online game's news comes over a WebSocket (openLive); the live
+ * connection itself is kept by services/live.js.
  */
+const config = require('../config')
 const {request} = require('./request')
 
 const TOKEN_KEY = 'gomoku.session'
@@ -114,7 +118,10 @@ function _id(id) {
   return encodeURIComponent(id)
 }
 
-/** POST /games {mode, rule, boardSize, ai?} → 201 game state. */
+/**
+ * POST /games {mode, rule, boardSize, ai?} → 201 game state; an online game
+ * ({mode: 'online', seat, timeControl?}) starts `waiting` for the friend.
+ */
 function createGame(settings) {
   return _authed('POST', '/games', settings)
 }
@@ -167,6 +174,61 @@ function importGame(record) {
   return _authed('POST', '/games/import', record)
 }
 
+/** GET /me → {playerId, name}: the name the other player sees. */
+function getMe() {
+  return _authed('GET', '/me')
+}
+
+/**
+ * The player's display name (1–16 characters) → {playerId, name}. PUT, not
+ * the contract's PATCH: wx.request has no PATCH method (it offers OPTIONS,
+ * GET, HEAD, POST, PUT, DELETE, TRACE and CONNECT), and {name} is the whole
+ * of what may be written.
+ */
+function setName(name) {
+  return _authed('PUT', '/me', {name})
+}
+
+/** POST /games/{id}/join → the state with the caller seated (harmless when seated already). */
+function joinGame(id) {
+  return _authed('POST', `/games/${_id(id)}/join`)
+}
+
+/**
+ * POST /games/{id}/takeback {accept} → state: true offers a takeback or
+ * accepts the opponent's; false declines theirs or withdraws one's own.
+ */
+function takeback(id, accept) {
+  return _authed('POST', `/games/${_id(id)}/takeback`, {accept})
+}
+
+/** POST /games/{id}/draw {accept} → state, with the same meaning of `accept` as takeback. */
+function draw(id, accept) {
+  return _authed('POST', `/games/${_id(id)}/draw`, {accept})
+}
+
+/** The WebSocket URL of a game's live stream: the base URL with ws(s) for http(s). */
+function liveUrl(id) {
+  return `${config.baseUrl.replace(/^http/, 'ws')}${PREFIX}/games/${_id(id)}/live`
+}
+
+/**
+ * Open GET /games/{id}/live as a WebSocket with the session's bearer token
+ * (wx.connectSocket sends the header on the upgrade) → a promise of the
+ * SocketTask, whose messages are `{type: 'state', game}` and
+ * `{type: 'presence', black, white, spectators}`. A refused upgrade (401,
+ * 404) only shows as the task's error and close: the caller falls back to a
+ * REST request, which renews the session when that was the cause.
+ */
+function openLive(id) {
+  return ensureSession().then(session => wx.connectSocket({
+    url: liveUrl(id),
+    header: {Authorization: `Bearer ${session.token}`},
+    tcpNoDelay: true,
+    fail: () => {}, // reported through the task's onError/onClose as well
+  }))
+}
+
 module.exports = {
   TOKEN_KEY,
   NEW_PLAYER_NOTICE,
@@ -182,4 +244,11 @@ module.exports = {
   hint,
   exportGame,
   importGame,
+  getMe,
+  setName,
+  joinGame,
+  takeback,
+  draw,
+  liveUrl,
+  openLive,
 }

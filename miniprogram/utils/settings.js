@@ -1,7 +1,9 @@
 /**
  * The player's local preferences, remembered on this phone (wx storage), not
  * on the server: the confirm step for small boards, move numbers on stones,
- * and sound. Pages read them on load and write them when changed.
+ * sound, and whether the display name has been asked for (once, before the
+ * first game against a friend). Pages read them on load and write them when
+ * changed.
  */
 const KEY = 'gomoku.settings'
 
@@ -12,7 +14,7 @@ const CONFIRM_MODES = [
   {value: 'off', label: '关闭'},
 ]
 
-const DEFAULTS = {confirm: 'auto', numbers: false, muted: false}
+const DEFAULTS = {confirm: 'auto', numbers: false, muted: false, nameAsked: false}
 
 /** The stored settings, each field checked (an unknown or missing value is its default). */
 function loadSettings() {
@@ -27,6 +29,7 @@ function loadSettings() {
     confirm: CONFIRM_MODES.some(m => m.value === s.confirm) ? s.confirm : DEFAULTS.confirm,
     numbers: typeof s.numbers === 'boolean' ? s.numbers : DEFAULTS.numbers,
     muted: typeof s.muted === 'boolean' ? s.muted : DEFAULTS.muted,
+    nameAsked: typeof s.nameAsked === 'boolean' ? s.nameAsked : DEFAULTS.nameAsked,
   }
 }
 

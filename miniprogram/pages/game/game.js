@@ -13,6 +13,11 @@
  *   most once) and 放弃 (show the server's position again).
  * - After any other error a short toast, then the server's state again.
  * - A first load that fails shows what happened with 重试 and 返回首页 only.
+ * - A game against a friend (mode 'online') adds what pages/game/online.js
+ *   does: the invite and waiting screen, joining from a card, the live
+ *   socket, clocks, offers and the spectator's view. Every state, whether it
+ *   answers a request or comes over the socket, goes through `_statePatch`,
+ *   which drops one not newer than what is on screen (`version`).
  *
  * setData discipline: after a move only the changed cells go out, as
  * 'board[r][c]' paths, and lists the board only looks up as short strings
@@ -27,30 +32,15 @@ const {windowWidth} = require('../../utils/device')
 const {loadSettings, saveSettings, confirmNeeded} = require('../../utils/settings')
 const {createFeedback} = require('../../utils/feedback')
 const {exportGame} = require('../../utils/export-record')
-const {pageActions} = require('../../utils/page-actions')
+const {pageActions, nameActions, toastError: _toast, ask: _ask} = require('../../utils/page-actions')
+const {onlineActions, ONLINE_DATA} = require('./online')
 
-function _toast(err) {
-  wx.showToast({title: text.errorText(err), icon: 'none'})
-}
-
-function _ask(title, content, confirmText) {
-  return new Promise(resolve => {
-    wx.showModal({
-      title,
-      content,
-      confirmText,
-      confirmColor: '#b71c1c',
-      success: res => resolve(res.confirm),
-      fail: () => resolve(false),
-    })
-  })
-}
-
-Page(Object.assign({}, pageActions, {
-  data: {
+Page(Object.assign({}, pageActions, nameActions, onlineActions, {
+  data: Object.assign({
     gameId: '',
     title: '',
     details: '',
+    ruleName: '',
     blackName: '',
     whiteName: '',
     board: [],
@@ -80,38 +70,63 @@ Page(Object.assign({}, pageActions, {
     showNumbers: false,
     muted: false,
     showSettings: false,
-  },
+  }, ONLINE_DATA),
 
   onLoad(query) {
     this._id = query.id
+    // Opened from an invite card: take the free seat if there is one.
+    this._invite = query.join === '1'
     this._state = null
+    this._visible = true
     const settings = loadSettings()
     this._feedback = createFeedback(settings.muted)
     this.setData({confirm: settings.confirm, showNumbers: settings.numbers, muted: settings.muted})
+    this._watchNetwork()
     return this._load()
   },
 
   onShow() {
+    this._visible = true
+    if (!this.data.loaded) return Promise.resolve()
+    this._goLive()
     // Coming back from replay or from the background: the server may have moved on.
-    if (this.data.loaded && !this.data.pending && !this.data.unsent) return this._sync()
+    if (!this.data.pending && !this.data.unsent) return this._sync()
     return Promise.resolve()
   },
 
+  onHide() {
+    this._visible = false
+    this._pauseLive()
+  },
+
   onUnload() {
+    this._visible = false
+    this._pauseLive()
+    this._unwatchNetwork()
     if (this._feedback) this._feedback.destroy()
   },
 
-  /** The first load, and 重试 after it failed (utils/page-actions.js). */
+  /** The first load (through the invite when opened from a card), and 重试 after it failed. */
   _load() {
-    return this._sync()
+    const fetch = this._invite ? this._openInvite() : api.getGame(this._id)
+    return fetch.then(state => this._show(state)).catch(err => this._loadFailed(err))
+  },
+
+  /** Nothing on screen yet: say what happened instead of an empty board with live buttons. */
+  _loadFailed(err) {
+    const gone = err.code === 'GAME_NOT_FOUND'
+    this.setData({
+      pending: '',
+      loadError: gone && this._invite ? text.INVITE_GONE_TEXT : text.errorText(err),
+      canRetryLoad: !gone,
+    })
   },
 
   /** Fetch the game and show exactly the server's state. */
   _sync() {
     return api.getGame(this._id).then(state => this._show(state)).catch(err => {
       if (!this.data.loaded) {
-        // Nothing on screen yet: say what happened instead of an empty board with live buttons.
-        this.setData({pending: '', loadError: text.errorText(err), canRetryLoad: err.code !== 'GAME_NOT_FOUND'})
+        this._loadFailed(err)
         return
       }
       _toast(err)
@@ -119,14 +134,13 @@ Page(Object.assign({}, pageActions, {
     })
   },
 
-  /** Show `state`: the first time whole, afterwards as the smallest patch. */
+  /**
+   * Show `state`, the answer to the page's own request: what the state
+   * changed, and the request's traces (the pending stone, a move to retry,
+   * a hint, the ghost stone) cleared — in one setData.
+   */
   _show(state) {
-    const options = {numbers: this.data.showNumbers}
-    const first = !this.data.loaded
-    const patch = first
-      ? Object.assign(gameView(state, options), gameHeader(state), {loaded: true, loadError: ''})
-      : gamePatch(this.data, state, options)
-    if (first) patch.confirmOn = this._confirmOn(this.data.confirm, state.boardSize)
+    const patch = this._statePatch(state) || {}
     if (this.data.pending) patch.pending = ''
     if (this.data.pendingStone) patch.pendingStone = null
     if (this.data.unsent) patch.unsent = null
@@ -138,9 +152,45 @@ Page(Object.assign({}, pageActions, {
       patch.ghost = null
       patch.ghostText = ''
     }
+    this._apply(patch)
+  },
+
+  /**
+   * The patch that shows `state` — the first time whole, afterwards as the
+   * smallest change — or null when it is older than what is on screen (a
+   * state of an online game carries a `version`; one that is not newer is
+   * news already shown). Records `state` as the page's.
+   */
+  _statePatch(state) {
+    const prev = this._state
+    if (prev && typeof state.version === 'number' && typeof prev.version === 'number' && state.version <= prev.version) {
+      return null
+    }
+    const options = {numbers: this.data.showNumbers}
+    const first = !this.data.loaded
+    const patch = first
+      ? Object.assign(gameView(state, options), gameHeader(state), {loaded: true, loadError: ''})
+      : gamePatch(this.data, state, options)
+    if (first) patch.confirmOn = this._confirmOn(this.data.confirm, state.boardSize)
     this._state = state
+    // An offer that went away because of the page's own answer or withdrawal is no news to tell.
+    const byMe = this.data.pending === 'answer' || this.data.pending === 'withdraw'
+    this._changes = {prev, state, first, byMe}
+    if (text.isOnline(state)) Object.assign(patch, this._onlinePatch(prev, state))
+    return patch
+  },
+
+  /** Send `patch`, then do what a new state starts: the title once, and for an online game its live parts. */
+  _apply(patch) {
+    const changes = this._changes
+    this._changes = null
     this.setData(patch)
-    if (first) wx.setNavigationBarTitle({title: patch.title})
+    if (!changes) return
+    if (changes.first) {
+      wx.setNavigationBarTitle({title: patch.title})
+      this._offerShare(changes.state)
+    }
+    if (text.isOnline(changes.state)) this._onlineChanged(changes.prev, changes.state, changes.byMe)
   },
 
   _confirmOn(mode, size) {
@@ -180,6 +230,8 @@ Page(Object.assign({}, pageActions, {
     const {row, col} = e.detail
     const d = this.data
     if (!d.loaded || d.over || d.pending || d.unsent) return Promise.resolve()
+    // Against a friend only the side to move plays, and only once both have sat down.
+    if (d.online && (d.waiting || d.you !== d.currentPlayer)) return Promise.resolve()
     if (d.board[row][col]) {
       wx.showToast({title: text.errorText({code: 'CELL_OCCUPIED'}), icon: 'none'})
       return Promise.resolve()
@@ -278,6 +330,7 @@ Page(Object.assign({}, pageActions, {
     const {mode, rule, boardSize, ai} = this._state
     const settings = {mode, rule, boardSize}
     if (mode === 'ai' && ai) settings.ai = {level: ai.level, player: ai.player}
+    if (mode === 'online') Object.assign(settings, this._rematchSettings(this._state))
     this.setData({pending: 'new'})
     return api.createGame(settings).then(game => {
       this.setData({pending: ''})

@@ -31,4 +31,29 @@ function gameState(overrides = {}) {
   return Object.assign(state, rest)
 }
 
-module.exports = {gameState}
+/**
+ * A game against a friend, as the server renders it for the viewer `you`
+ * (1 or 2; null for a spectator): both seats taken by 小明 (black) and 小红
+ * (white), both connected, no offers, untimed, version 1; `overrides` as
+ * for gameState (a `status: 'waiting'` game has no white player).
+ */
+function onlineState(overrides = {}) {
+  const state = gameState(Object.assign({mode: 'online'}, overrides))
+  const defaults = {
+    you: 1,
+    players: {
+      black: {playerId: 'p1', name: '小明', online: true},
+      white: state.status === 'waiting' ? null : {playerId: 'p2', name: '小红', online: true},
+    },
+    offers: {takeback: null, draw: null},
+    clock: null,
+    timeControl: null,
+    version: 1,
+  }
+  Object.keys(defaults).forEach(k => {
+    if (!(k in overrides)) state[k] = defaults[k]
+  })
+  return state
+}
+
+module.exports = {gameState, onlineState}

@@ -4,14 +4,24 @@
  * navigations, shares, sounds played and vibrations are recorded; the files a
  * chat "sends" are put in `rec.chatFiles` for wx.chooseMessageFile to offer;
  * the window is `rec.windowWidth` px wide; wx.request goes to the transport a
- * test gives (tests/support/http.js sends it over real HTTP).
+ * test gives (tests/support/http.js sends it over real HTTP), and
+ * wx.connectSocket to the socket maker it gives (a scripted one by default,
+ * tests/support/fake-socket.js; tests/support/socket.js opens a real
+ * WebSocket). `rec.setNetwork(isConnected)` plays wx.onNetworkStatusChange.
  *
- * install(transport) puts it on the global `wx` (over miniprogram-simulate's
- * placeholder) and returns it.
+ * install(transport, options) puts it on the global `wx` (over
+ * miniprogram-simulate's placeholder) and returns it.
  */
+const {fakeSocket} = require('./fake-socket')
+
 const USER_DATA_PATH = 'wxfile://usr'
 
-function createWx(transport) {
+/**
+ * @param {function} transport         wx.request's stand-in
+ * @param {object} [options]
+ * @param {function} [options.socket]   wx.connectSocket's stand-in (options) → SocketTask
+ */
+function createWx(transport, {socket = fakeSocket} = {}) {
   const rec = {
     toasts: [],
     modals: [],
@@ -32,6 +42,14 @@ function createWx(transport) {
     // Files offered by chooseMessageFile: [{name, path, size}]; contents in `files`.
     chatFiles: [],
     windowWidth: 375,
+    // Every SocketTask made, in order.
+    sockets: [],
+    networkListeners: [],
+    // 'shown' or 'hidden' after wx.showShareMenu / wx.hideShareMenu.
+    shareMenu: null,
+    setNetwork(isConnected) {
+      rec.networkListeners.slice().forEach(cb => cb({isConnected, networkType: isConnected ? 'wifi' : 'none'}))
+    },
   }
 
   const wx = {
@@ -106,6 +124,18 @@ function createWx(transport) {
         }, 0)
       },
     }),
+    connectSocket: options => {
+      const task = socket(options)
+      rec.sockets.push(task)
+      return task
+    },
+    onNetworkStatusChange: cb => { rec.networkListeners.push(cb) },
+    offNetworkStatusChange: cb => {
+      const i = rec.networkListeners.indexOf(cb)
+      if (i >= 0) rec.networkListeners.splice(i, 1)
+    },
+    showShareMenu: () => { rec.shareMenu = 'shown' },
+    hideShareMenu: () => { rec.shareMenu = 'hidden' },
     shareFileMessage: options => {
       rec.shares.push({filePath: options.filePath, fileName: options.fileName})
       setTimeout(() => options.success && options.success({}), 0)
@@ -114,8 +144,8 @@ function createWx(transport) {
   return wx
 }
 
-function install(transport) {
-  const wx = createWx(transport)
+function install(transport, options) {
+  const wx = createWx(transport, options)
   global.wx = wx
   return wx
 }

@@ -2,12 +2,16 @@
  * The home page and the option group against a scripted transport (the real
  * server is exercised in tests/e2e): settings for a new game, the lists (with
  * 重试 when they fail, long-press to delete an unfinished game), export, and
- * import from a chat file or the clipboard, which opens the game in replay.
+ * import from a chat file or the clipboard, which opens the game in replay;
+ * 好友对战 with its colour, time control and display name, and games against
+ * a friend in the lists.
  */
 const {load, loadPage, openPage, simulate, byClass} = require('../support/harness')
 const {USER_DATA_PATH} = require('../support/wx')
 const {installScripted} = require('../support/fake-transport')
-const {gameState} = require('../support/states')
+const {gameState, onlineState} = require('../support/states')
+const {buttonTexts, until} = require('../support/e2e')
+const settings = require('../../utils/settings')
 
 const optionGroupId = load('components/option-group/option-group', 'option-group')
 const homeId = loadPage('home')
@@ -171,3 +175,86 @@ describe('home page', () => {
   })
 })
 
+describe('home page: 好友对战', () => {
+  beforeEach(() => {
+    transport.on('GET', '/api/v1/me', () => [200, {playerId: 'p', name: '棋手0042'}])
+    transport.on('PUT', '/api/v1/me', options => [200, {playerId: 'p', name: options.data.name}])
+  })
+
+  test('offers colour (执黑 / 执白 / 随机) and a time control; the first game asks for a name, later ones do not', async () => {
+    transport.on('GET', '/api/v1/games', () => [200, {games: [], nextCursor: null}])
+    transport.on('POST', '/api/v1/games', () => [201, onlineState({id: 'o1', status: 'waiting'})])
+    const page = await openPage(homeId)
+    page.instance.onModeChange({detail: {value: 'online'}})
+    await until(() => page.data.myName, 'the name')
+    const groups = byClass(page, 'option-group', 'option-group__label').map(l => l.textContent)
+    expect(groups).toEqual(['模式', '我方', '用时', '规则'])
+    expect(page.data.seats.map(s => s.label)).toEqual(['执黑', '执白', '随机'])
+    expect(page.data.timeControls.map(t => t.label)).toEqual(['不限时', '5分+5秒', '10分+10秒', '每方20分'])
+    expect(byClass(page, 'home', 'home__name-value')[0].textContent).toBe('棋手0042')
+    expect(buttonTexts(page)).toContain('创建并邀请好友')
+    page.instance.onSeatChange({detail: {value: 'white'}})
+    page.instance.onTimeChange({detail: {value: '10+10'}})
+
+    const starting = page.instance.onStart()
+    await until(() => page.data.nameSheet, 'the name sheet')
+    expect(transport.state.calls.some(c => c.method === 'POST' && c.path === '/api/v1/games')).toBe(false)
+    page.querySelector('#name').instance.onSubmit({detail: {value: {name: '阿明'}}})
+    await starting
+    const puts = transport.state.calls.filter(c => c.method === 'PUT')
+    expect(puts.map(c => c.data)).toEqual([{name: '阿明'}])
+    const create = transport.state.calls.find(c => c.method === 'POST' && c.path === '/api/v1/games')
+    expect(create.data).toEqual({mode: 'online', rule: 'freestyle', boardSize: 15, seat: 'white', timeControl: {initialMs: 600000, incrementMs: 10000}})
+    expect(wx.rec.navigations).toEqual([{type: 'navigateTo', url: '/pages/game/game?id=o1'}])
+    expect(page.data.myName).toBe('阿明')
+
+    // Asked once: the next game starts at once, untimed without a timeControl.
+    page.instance.onTimeChange({detail: {value: 'none'}})
+    await page.instance.onStart()
+    expect(page.data.nameSheet).toBe(false)
+    const second = transport.state.calls.filter(c => c.method === 'POST' && c.path === '/api/v1/games')[1]
+    expect(second.data).toEqual({mode: 'online', rule: 'freestyle', boardSize: 15, seat: 'white'})
+    expect(settings.loadSettings().nameAsked).toBe(true)
+  })
+
+  test('修改 edits the name later; 暂不 closes the sheet without a request', async () => {
+    transport.on('GET', '/api/v1/games', () => [200, {games: [], nextCursor: null}])
+    const page = await openPage(homeId)
+    page.instance.onModeChange({detail: {value: 'online'}})
+    expect(page.data.nameSheet).toBe(false)
+    const editing = page.instance.onEditName()
+    await until(() => page.data.nameSheet, 'the name sheet')
+    page.instance.onNameClose()
+    await editing
+    expect(transport.state.calls.some(c => c.method === 'PUT')).toBe(false)
+  })
+
+  test('the continue list says whose turn and whether the opponent is there; shared games cannot be deleted', async () => {
+    const mine = onlineState({id: 'o1', moves: [[7, 7], [7, 8]]})
+    const theirs = onlineState({id: 'o2', moves: [[7, 7]], players: {
+      black: {playerId: 'p1', name: '小明', online: true},
+      white: {playerId: 'p2', name: '小红', online: false},
+    }})
+    const waiting = onlineState({id: 'o3', status: 'waiting'})
+    const finished = onlineState({id: 'o4', moves: [[7, 7]], status: 'white_won', winner: 2, endReason: 'timeout', currentPlayer: null})
+    transport.on('GET', '/api/v1/games', options =>
+      [200, {games: options.data.status === 'playing' ? [mine, theirs, waiting] : [finished], nextCursor: null}])
+    const page = await openPage(homeId)
+    expect(page.data.playing.map(g => [g.title, g.detail])).toEqual([
+      ['好友对战 · 小红', '无禁手 · 15路 · 对方在线'],
+      ['好友对战 · 小红', '无禁手 · 15路 · 对方离线'],
+      ['好友对战 · 等待好友加入', '无禁手 · 15路'],
+    ])
+    expect(page.querySelectorAll('.home__item-go').map(g => g.dom.textContent)).toEqual(['轮到你 ›', '继续 ›', '继续 ›'])
+    expect(page.data.finished[0].title).toBe('好友对战 · 小红')
+    expect(page.data.finished[0].detail).toBe('你输了 · 超时 · 已下 1 手')
+    // A game with both players belongs to both: no 删除, and a long-press says why.
+    expect(buttonTexts(page)).toEqual(expect.not.arrayContaining(['删除']))
+    await page.instance.onPlayingLongPress({currentTarget: {dataset: {id: 'o1'}}})
+    expect(wx.rec.sheets).toEqual([])
+    expect(wx.rec.toasts).toEqual(['双方的对局不能删除'])
+    // A game still waiting for the friend can be deleted (cancelled).
+    await page.instance.onPlayingLongPress({currentTarget: {dataset: {id: 'o3'}}})
+    expect(wx.rec.sheets).toEqual([['删除']])
+  })
+})

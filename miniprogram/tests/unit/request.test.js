@@ -28,6 +28,12 @@ describe('request', () => {
     expect(transport.state.calls[0].header['Content-Type']).toBeUndefined()
   })
 
+  test('refuses a method wx.request cannot send (it has no PATCH)', async () => {
+    const err = await request({method: 'PATCH', path: '/x', data: {}}).catch(e => e)
+    expect(err.message).toBe('wx.request cannot send PATCH')
+    expect(transport.state.calls).toEqual([])
+  })
+
   test('uses the configured base URL', async () => {
     transport.on('GET', '/x', () => [200, {}])
     await request({path: '/x'})

@@ -40,6 +40,10 @@ const PAIRS = [
   ['--c-danger', '--c-btn'],
   ['--c-on-primary', '--c-primary'],
   ['--c-hint', '--c-hint-bg'],
+  // A running clock under 10 s, and the two thin banners of the game page.
+  ['--c-on-primary', '--c-clock-low'],
+  ['--c-danger', '--c-banner'],
+  ['--c-muted', '--c-btn'],
 ]
 
 describe.each([['light', light], ['dark', dark]])('the %s theme', (name, vars) => {

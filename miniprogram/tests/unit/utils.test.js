@@ -1,7 +1,9 @@
 /**
  * Helpers: board building and diffing, notation, star points, the board's
  * whole-pixel layout, the status and error texts, the game page's state →
- * data patch, the board's WXS lookups, local settings, and move sounds.
+ * data patch, the board's WXS lookups, local settings, move sounds, the
+ * clocks of an online game, the news of its offers, the live connection's
+ * backoff and the display-name rule.
  */
 const fs = require('fs')
 const path = require('path')
@@ -9,9 +11,11 @@ const board = require('../../utils/board')
 const text = require('../../utils/text')
 const settings = require('../../utils/settings')
 const {createFeedback, SOUNDS} = require('../../utils/feedback')
-const {gameView, gamePatch, canUndo} = require('../../utils/game-view')
+const {gameView, gamePatch, canUndo, offerNews} = require('../../utils/game-view')
+const clock = require('../../utils/clock')
+const {backoffMs} = require('../../services/live')
 const {payloadBytes, ROOT} = require('../support/harness')
-const {gameState} = require('../support/states')
+const {gameState, onlineState} = require('../support/states')
 const {install} = require('../support/wx')
 
 function loadWxs(rel) {
@@ -245,6 +249,118 @@ describe('components/board/board.wxs', () => {
   })
 })
 
+describe('utils/clock', () => {
+  const T0 = Date.parse('2026-11-30T04:00:00Z')
+  const c = {blackMs: 65000, whiteMs: 9500, running: 1, asOf: '2026-11-30T04:00:00Z'}
+
+  test('the running clock counts from asOf; the other stands still; never below 0', () => {
+    expect(clock.remainingMs(c, 1, T0 + 5000)).toBe(60000)
+    expect(clock.remainingMs(c, 2, T0 + 5000)).toBe(9500)
+    expect(clock.remainingMs(c, 1, T0 + 70000)).toBe(0)
+    // A state stamped ahead of the phone's clock does not add time.
+    expect(clock.remainingMs(c, 1, T0 - 3000)).toBe(65000)
+    expect(clock.remainingMs(Object.assign({}, c, {asOf: T0}), 1, T0 + 1000)).toBe(64000)
+  })
+
+  test('reads in whole seconds rounded up, with hours when there are some', () => {
+    expect(['0', '1', '999', '1000', '1001', '59999', '60000', '3599000', '3600000', '86400000'].map(ms => clock.clockText(Number(ms))))
+      .toEqual(['0:00', '0:01', '0:01', '0:01', '0:02', '1:00', '1:00', '59:59', '1:00:00', '24:00:00'])
+  })
+
+  test('the view: texts, red from 0:09 down, the running side; nothing for an untimed game', () => {
+    expect(clock.clockView(c, T0 + 500)).toEqual({blackClock: '1:05', whiteClock: '0:10', blackLow: false, whiteLow: false, clockRunning: 1})
+    expect(clock.clockView(Object.assign({}, c, {whiteMs: 9000}), T0)).toEqual(expect.objectContaining({whiteClock: '0:09', whiteLow: true}))
+    expect(clock.clockView(null, T0)).toEqual({blackClock: '', whiteClock: '', blackLow: false, whiteLow: false, clockRunning: 0})
+  })
+
+  test('the next tick lands just past the next whole second; none when stopped or out', () => {
+    expect(clock.nextChangeIn(c, T0)).toBe(1005)
+    expect(clock.nextChangeIn(c, T0 + 300)).toBe(705)
+    expect(clock.nextChangeIn(Object.assign({}, c, {blackMs: 1200}), T0)).toBe(205)
+    expect(clock.nextChangeIn(Object.assign({}, c, {running: null}), T0)).toBeNull()
+    expect(clock.nextChangeIn(c, T0 + 64999)).toBe(6)
+    expect(clock.nextChangeIn(c, T0 + 65000)).toBeNull()
+  })
+
+  test('time controls in words', () => {
+    expect(text.TIME_CONTROLS.map(t => clock.timeControlText(t.control))).toEqual(['不限时', '5分钟+5秒', '10分钟+10秒', '每方20分钟'])
+    expect(clock.timeControlText({initialMs: 2000, incrementMs: 0})).toBe('每方2秒')
+  })
+})
+
+describe('online games in words and in the view', () => {
+  test('titles, names, status lines and results as the viewer sees them', () => {
+    const g = onlineState({moves: [[7, 7]]})
+    expect(text.shortTitle(g)).toBe('好友对战')
+    expect(text.shortTitle(Object.assign({}, g, {you: null}))).toBe('观战')
+    expect(text.gameDetails(Object.assign({}, g, {timeControl: {initialMs: 300000, incrementMs: 5000}}))).toBe('无禁手 · 15路 · 5分钟+5秒')
+    expect(text.playerNames(onlineState({status: 'waiting'}))).toEqual({black: '小明', white: '等待加入'})
+    expect(text.statusText(onlineState({status: 'waiting'}))).toBe('等待好友加入…')
+    expect(text.statusText(g)).toBe('等待对方落子…')
+    expect(text.statusText(Object.assign({}, g, {you: 2}))).toBe('轮到你了（白）')
+    expect(text.statusText(Object.assign({}, g, {you: null}))).toBe('观战中 · 白方落子')
+    const over = (winner, endReason, you) => text.resultText(onlineState({
+      status: winner === 1 ? 'black_won' : 'white_won', winner, endReason, you, currentPlayer: null,
+    }))
+    expect(over(1, 'resign', 1)).toBe('你赢了！ · 对方认输')
+    expect(over(1, 'resign', 2)).toBe('你输了 · 认输')
+    expect(over(2, 'timeout', 1)).toBe('你输了 · 超时')
+    expect(over(2, 'timeout', 2)).toBe('你赢了！ · 对方超时')
+    expect(over(2, 'timeout', null)).toBe('白方胜 · 黑方超时')
+    expect(over(1, 'five', 2)).toBe('你输了 · 五连')
+    expect(text.resultText(onlineState({status: 'draw', endReason: 'agreement', currentPlayer: null}))).toBe('和棋 · 双方同意')
+    expect(text.inviteTitle(Object.assign({}, g, {rule: 'renju', timeControl: {initialMs: 1200000, incrementMs: 0}}))).toBe('来一盘五子棋？连珠 · 每方20分钟')
+  })
+
+  test('the view: seat, presence and offers as the viewer must treat them; no plain undo', () => {
+    const g = onlineState({you: 2, moves: [[7, 7], [6, 6]], offers: {takeback: 1, draw: 2}})
+    g.players.black.online = false
+    const v = gameView(g)
+    expect(v).toEqual(expect.objectContaining({
+      online: true, you: 2, waiting: false, blackOnline: false, whiteOnline: true,
+      offerIn: 'takeback', takebackOut: false, drawOut: true, canTakeback: false, canDraw: false, canUndo: false,
+      blackName: '小明', whiteName: '小红',
+    }))
+    const fresh = gameView(onlineState({you: 1}))
+    expect(fresh.canTakeback).toBe(false) // nothing of one's own to take back
+    expect(fresh.canDraw).toBe(true)
+    expect(gameView(onlineState({status: 'waiting'})).over).toBe(false)
+    // A local game has none of it.
+    expect(gameView(state({})).online).toBeUndefined()
+  })
+
+  test('offer news: the answer to one\'s own offer, the opponent withdrawing; nothing when a move or the end cleared it', () => {
+    const before = offers => onlineState({moves: [[7, 7], [6, 6], [5, 5]], offers, version: 1})
+    const after = (moves, extra) => onlineState(Object.assign({moves, version: 2}, extra))
+    const three = [[7, 7], [6, 6], [5, 5]]
+    expect(offerNews(before({takeback: 1, draw: null}), after(three.slice(0, 2)))).toBe('对方同意了悔棋')
+    expect(offerNews(before({takeback: 1, draw: null}), after(three))).toBe('对方拒绝了悔棋')
+    expect(offerNews(before({takeback: null, draw: 1}), after(three))).toBe('对方拒绝了和棋')
+    expect(offerNews(before({takeback: 2, draw: null}), after(three))).toBe('对方撤回了悔棋请求')
+    expect(offerNews(before({takeback: null, draw: 2}), after(three))).toBe('对方撤回了和棋提议')
+    expect(offerNews(before({takeback: null, draw: 1}), after(three.concat([[4, 4]])))).toBe('')
+    expect(offerNews(before({takeback: null, draw: 1}), after(three, {status: 'draw', endReason: 'agreement'}))).toBe('')
+    expect(offerNews(before({takeback: null, draw: 1}), after(three, {you: null}))).toBe('')
+  })
+
+  test('the display-name rule: 1–16 characters after trimming, no control characters', () => {
+    expect(text.nameProblem('小红')).toBe('')
+    expect(text.nameProblem(' 一二三四五六七八九十一二三四五六 ')).toBe('')
+    expect(text.nameProblem('')).toBe('请输入昵称')
+    expect(text.nameProblem('  ')).toBe('请输入昵称')
+    expect(text.nameProblem('一二三四五六七八九十一二三四五六七')).toBe('昵称最多 16 个字')
+    expect(text.nameProblem('a\u0007b')).toBe('昵称不能含有控制字符')
+    // Characters, not UTF-16 units: 16 emoji are 16 characters.
+    expect(text.nameProblem('😀'.repeat(16))).toBe('')
+  })
+})
+
+describe('services/live', () => {
+  test('the reconnection backoff: 1, 2, 4 … 30 s', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 20].map(backoffMs)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000])
+  })
+})
+
 describe('utils/settings', () => {
   let wx
   beforeEach(() => {
@@ -252,12 +368,13 @@ describe('utils/settings', () => {
   })
 
   test('defaults, then what was saved, field by field; unknown values fall back', () => {
-    expect(settings.loadSettings()).toEqual({confirm: 'auto', numbers: false, muted: false})
+    expect(settings.loadSettings()).toEqual({confirm: 'auto', numbers: false, muted: false, nameAsked: false})
     settings.saveSettings({muted: true})
     settings.saveSettings({confirm: 'off'})
-    expect(settings.loadSettings()).toEqual({confirm: 'off', numbers: false, muted: true})
-    wx.setStorageSync(settings.KEY, {confirm: 'sometimes', numbers: 'yes', muted: true})
-    expect(settings.loadSettings()).toEqual({confirm: 'auto', numbers: false, muted: true})
+    settings.saveSettings({nameAsked: true})
+    expect(settings.loadSettings()).toEqual({confirm: 'off', numbers: false, muted: true, nameAsked: true})
+    wx.setStorageSync(settings.KEY, {confirm: 'sometimes', numbers: 'yes', muted: true, nameAsked: 1})
+    expect(settings.loadSettings()).toEqual({confirm: 'auto', numbers: false, muted: true, nameAsked: false})
   })
 })
 
