@@ -98,7 +98,7 @@ pub async fn load(
 /// Runs a write of a game through the writer and records a stored result in the position cache.
 async fn write_game<F>(db: &Db, work: F) -> Result<Written, StoreError>
 where
-    F: for<'c> FnOnce(
+    F: for<'c> FnMut(
             &'c mut SqliteConnection,
         ) -> super::writer::BoxFuture<'c, Result<Written, StoreError>>
         + Send
@@ -130,7 +130,8 @@ async fn at_cap(
 /// Stores a new game: [`Written::OverCap`] when it would be playing and the player already has
 /// `cap` playing games.
 pub async fn insert(db: &Db, new: NewGame, cap: u32) -> Result<Written, StoreError> {
-    write_game(db, move |conn| Box::pin(insert_in(conn, new, cap))).await
+    // A copy for each run: a new game is not the hot path, and a second run is rare.
+    write_game(db, move |conn| Box::pin(insert_in(conn, new.clone(), cap))).await
 }
 
 /// The write of [`insert`], inside the writer's transaction.
@@ -205,7 +206,23 @@ async fn insert_in(
 /// reopens a finished game, if its player has fewer than `cap` games in play.
 pub async fn commit(db: &Db, change: Change, cap: u32) -> Result<Written, StoreError> {
     let id = change.row.id.clone();
-    let written = write_game(db, move |conn| Box::pin(commit_in(conn, change, cap))).await?;
+    let update = Arc::new(Update::new(change)?);
+    let written = match write_game(db, move |conn| {
+        Box::pin(commit_in(conn, update.clone(), cap))
+    })
+    .await
+    {
+        // The version guard makes this unreachable in one process; the primary key still
+        // decides if another process writes the same file. The failed write was rolled back
+        // whole, its update of the game row with it.
+        Err(StoreError::Sql(e))
+            if e.as_database_error()
+                .is_some_and(|d| d.is_unique_violation()) =>
+        {
+            Written::Stale
+        }
+        written => written?,
+    };
     if let Written::Stale = written {
         // Usually another request of ours won, and the cache already holds its result; but if
         // something else wrote the file, the cached state is stale: read it afresh next time.
@@ -214,65 +231,106 @@ pub async fn commit(db: &Db, change: Change, cap: u32) -> Result<Written, StoreE
     Ok(written)
 }
 
+/// A change made ready to write before it is queued, so that the writer, which runs one write
+/// after another, only runs its statement: the game as it will be once the change lands, and
+/// what guards it.
+struct Update {
+    /// The game after the change, at the next version.
+    next: Arc<StoredGame>,
+    /// The version the change was computed from.
+    from_version: i64,
+    /// The change turns a finished game back into one in play.
+    reopens: bool,
+    /// Stored moves that stay: those after them are taken back, or the new moves follow them.
+    keep: usize,
+    truncate: bool,
+    /// Every statement of the change, each after the first guarded by the one before.
+    sql: String,
+}
+
+impl Update {
+    fn new(change: Change) -> Result<Update, StoreError> {
+        let Change {
+            row,
+            keep,
+            moves,
+            game,
+            at,
+        } = change;
+        let status = game.outcome().status();
+        let move_count = moves.len();
+        let truncate = keep < row.move_count;
+        let appended = move_count.saturating_sub(keep);
+        if truncate && appended > 0 {
+            // The guard chain relies on `changes()`: one kind of change.
+            return Err(StoreError::Batch(
+                "a change may truncate or append, not both".into(),
+            ));
+        }
+        // One call to SQLite for the whole change (each call is a round trip to the connection's
+        // thread). Every statement after the update runs only if the one before it changed
+        // exactly one row, so a stale version changes nothing at all.
+        let mut sql = String::from(UPDATE_GAME);
+        if truncate {
+            sql.push_str(DELETE_MOVES_FROM);
+        }
+        for _ in 0..appended {
+            sql.push_str(INSERT_MOVE_GUARDED);
+        }
+        let (from_version, reopens) = (row.version, row.status.is_over() && !status.is_over());
+        // The finish time stays that of the first finish; a reopened game loses it.
+        let finished_at = if status.is_over() {
+            Some(row.finished_at.clone().unwrap_or_else(|| at.clone()))
+        } else {
+            None
+        };
+        let row = GameRow {
+            status,
+            resigned_by: game.outcome().resigned_by(),
+            move_count,
+            version: row.version + 1,
+            updated_at: at,
+            finished_at,
+            ..row
+        };
+        Ok(Update {
+            next: Arc::new(StoredGame { row, moves, game }),
+            from_version,
+            reopens,
+            keep,
+            truncate,
+            sql,
+        })
+    }
+}
+
 /// The write of [`commit`], inside the writer's transaction.
 async fn commit_in(
     conn: &mut SqliteConnection,
-    change: Change,
+    update: Arc<Update>,
     cap: u32,
 ) -> Result<Written, StoreError> {
-    let Change {
-        row,
-        keep,
-        moves,
-        game,
-        at,
-    } = change;
-    let outcome = game.outcome();
-    let status = outcome.status();
-    if row.status.is_over() && !status.is_over() && at_cap(conn, &row.player_id, cap).await? {
+    let (next, keep) = (&update.next, update.keep);
+    let row = &next.row;
+    if update.reopens && at_cap(conn, &row.player_id, cap).await? {
         return Ok(Written::OverCap);
     }
-    let move_count = moves.len();
-    // The finish time stays that of the first finish; a reopened game loses it.
-    let finished_at = if status.is_over() {
-        Some(row.finished_at.clone().unwrap_or_else(|| at.clone()))
-    } else {
-        None
-    };
-    let truncate = keep < row.move_count;
-    let append = &moves[keep.min(move_count)..];
-    if truncate && !append.is_empty() {
-        // The guard chain below relies on `changes()`: one kind of change.
-        return Err(StoreError::Batch(
-            "a change may truncate or append, not both".into(),
-        ));
-    }
-    let resigned_by = outcome.resigned_by();
-    // One call to SQLite for the whole change (each call is a round trip to the connection's
-    // thread). Every statement after the update runs only if the one before it changed exactly
-    // one row, so a stale version changes nothing at all.
-    let mut sql = String::from(UPDATE_GAME);
-    if truncate {
-        sql.push_str(DELETE_MOVES_FROM);
-    }
-    for _ in append {
-        sql.push_str(INSERT_MOVE_GUARDED);
-    }
-    let mut query = sqlx::query(&sql)
-        .bind(status.as_str())
+    let outcome = next.game.outcome();
+    let mut query = sqlx::query(&update.sql)
+        .bind(row.status.as_str())
         .bind(outcome.end_reason().map(EndReason::as_str))
         .bind(win_line_json(outcome.win_line()))
-        .bind(game.to_move().map(stone_value))
-        .bind(resigned_by.map(stone_value))
-        .bind(move_count as i64)
-        .bind(&at)
-        .bind(&finished_at)
+        .bind(next.game.to_move().map(stone_value))
+        .bind(row.resigned_by.map(stone_value))
+        .bind(row.move_count as i64)
+        .bind(&row.updated_at)
+        .bind(&row.finished_at)
         .bind(&row.id)
-        .bind(row.version);
-    if truncate {
+        .bind(update.from_version);
+    if update.truncate {
         query = query.bind(&row.id).bind(keep as i64);
     }
-    for (i, m) in append.iter().enumerate() {
+    for (i, m) in next.moves[keep.min(row.move_count)..].iter().enumerate() {
         query = query
             .bind(&row.id)
             .bind((keep + i) as i64)
@@ -281,29 +339,12 @@ async fn commit_in(
             .bind(stone_value(m.stone))
             .bind(&m.played_at);
     }
-    match query.execute(&mut *conn).await {
-        Ok(done) if done.rows_affected() == 0 => return Ok(Written::Stale),
-        Ok(_) => {}
-        // The version guard makes this unreachable in one process; the primary key still
-        // decides if another process writes the same file.
-        Err(e)
-            if e.as_database_error()
-                .is_some_and(|d| d.is_unique_violation()) =>
-        {
-            return Ok(Written::Stale)
-        }
-        Err(e) => return Err(e.into()),
-    }
-    let row = GameRow {
-        status,
-        resigned_by,
-        move_count,
-        version: row.version + 1,
-        updated_at: at,
-        finished_at,
-        ..row
-    };
-    Ok(Written::Stored(Arc::new(StoredGame { row, moves, game })))
+    let done = query.execute(&mut *conn).await?;
+    Ok(if done.rows_affected() == 0 {
+        Written::Stale
+    } else {
+        Written::Stored(next.clone())
+    })
 }
 
 /// Deletes the caller's game and its moves; false if there was none.
@@ -315,6 +356,7 @@ pub async fn delete(db: &Db, player_id: &str, id: &str) -> Result<bool, StoreErr
     db.writer()
         .write_then(
             move |conn| {
+                let (game_id, player_id) = (game_id.clone(), player_id.clone());
                 Box::pin(async move {
                     let done = sqlx::query("delete from games where id = ? and player_id = ?")
                         .bind(&game_id)
