@@ -1,4 +1,6 @@
-//! Moves through the HTTP API against the raw SQLite commit rate (issue 2).
+//! Moves through the HTTP API against the raw SQLite commit rate (issues 2 and 10). Group commit
+//! should put the service well above one commit per move: the target is a ratio of at least
+//! 1.5 with a p99 of at most 10 ms.
 //!
 //! Two measurements in one run, both on a temporary file at the default durability (WAL,
 //! `synchronous=FULL`):
@@ -280,8 +282,8 @@ fn main() {
         );
         let ratio = rate / raw_rate;
         println!(
-            "ratio http moves/s ÷ raw commits/s: {ratio:.2} (target ≥ 0.5: {})",
-            if ratio >= 0.5 { "met" } else { "missed" }
+            "ratio http moves/s ÷ raw commits/s: {ratio:.2} (target ≥ 1.5: {})",
+            if ratio >= 1.5 { "met" } else { "missed" }
         );
         println!(
             "p99 target ≤ 10 ms: {}",

@@ -57,6 +57,7 @@ pub async fn start_session(
     let previous = previous.map(|p| (p.token_hash, p.renewable_since.to_string()));
     db.writer()
         .write(move |conn| {
+            let (who, previous) = (who.clone(), previous.clone());
             Box::pin(async move {
                 let at = now();
                 let mut renewed = None;
@@ -143,6 +144,7 @@ pub async fn rename(db: &Db, player_id: &str, name: &str) -> Result<bool, StoreE
         .writer()
         .write_then(
             move |conn| {
+                let (player_id, name) = (player_id.clone(), name.clone());
                 Box::pin(async move {
                     let done = sqlx::query("update players set name = ? where id = ?")
                         .bind(&name)
@@ -190,6 +192,7 @@ pub async fn touch_session(db: &Db, token_hash: [u8; 32]) -> Result<OffsetDateTi
     let stored = timestamp(at);
     db.writer()
         .write(move |conn| {
+            let stored = stored.clone();
             Box::pin(async move {
                 sqlx::query("update sessions set last_used_at = ? where token_hash = ?")
                     .bind(&stored)
@@ -223,6 +226,7 @@ pub async fn end_session(db: &Db, token_hash: [u8; 32]) -> Result<bool, StoreErr
 pub async fn sweep_sessions(db: &Db, before: String) -> Result<u64, StoreError> {
     db.writer()
         .write(move |conn| {
+            let before = before.clone();
             Box::pin(async move {
                 let done = sqlx::query("delete from sessions where last_used_at < ?")
                     .bind(&before)

@@ -14,9 +14,6 @@ impl Batching for SqliteConnection {
             // no statement inside has to upgrade a read lock, where SQLite gives up without
             // waiting.
             Step::Begin => "begin immediate",
-            Step::Savepoint => "savepoint write",
-            // Finds the newest savepoint of that name: the current write's own.
-            Step::RollbackToSavepoint => "rollback to write",
             Step::Commit => "commit",
             Step::Rollback => "rollback",
         };

@@ -3,10 +3,21 @@
 //!
 //! SQLite admits one writer at a time and, at `synchronous=FULL`, pays one fsync per commit.
 //! Committing each move on its own would make 16 concurrent players queue behind 16 fsyncs;
-//! committing whatever is queued as one transaction pays one fsync for all of them. Each write
-//! runs inside its own savepoint, so a write that fails (or finds its game changed) is rolled
-//! back alone while the others in the batch still land. Nobody is answered before the commit
-//! that holds their write has succeeded, so an acknowledged write is a durable write.
+//! committing whatever is queued as one transaction pays one fsync for all of them. Nobody is
+//! answered before the commit that holds their write has succeeded, so an acknowledged write is a
+//! durable write.
+//!
+//! The batch is the one thing here that runs in series, so it holds nothing but the writes'
+//! statements: `BEGIN`, each write, `COMMIT`. Every statement is a round trip to the connection's
+//! thread, and a profile under load showed the batch's time going to those round trips (and
+//! SQLite copying pages into a sub-journal) more than to the fsync. So a write gets no savepoint
+//! of its own. A write that fails instead costs a retry: the transaction is rolled back (the
+//! failed write may have done half of what it meant to), that write is answered with its own
+//! error, and the others run again in a new transaction. The outcome is the same as with a
+//! savepoint per write, or as if each write had run alone in queue order: the failed ones leave
+//! nothing, the others all land. Writes are therefore [`FnMut`]: one may run more than once, and
+//! only its last run counts. Failures are rare, since the expected outcomes of a write (a game
+//! changed meanwhile, a cap reached) are values, not errors.
 //!
 //! A write that has waited longer than the busy timeout before its batch starts fails as busy:
 //! that bounds how long a request waits while another process holds the database.
@@ -18,9 +29,9 @@
 //! is committed by then.
 //!
 //! The writer knows nothing of the tables or of the store's errors: it is generic over what it
-//! needs of a connection ([`Batching`]: a transaction holding several writes, each in a savepoint
-//! it can undo alone), and over each write's result and error type, which only has to take in the
-//! writer's own [`WriteFailed`]. SQLite's connection is the one [`Batching`] today (in
+//! needs of a connection ([`Batching`]: a transaction it can begin, commit and roll back), and
+//! over each write's result and error type, which only has to take in the writer's own
+//! [`WriteFailed`]. SQLite's connection is the one [`Batching`] today (in
 //! [`sqlite`](super::sqlite)).
 
 use std::any::Any;
@@ -45,12 +56,8 @@ pub type BoxFuture<'c, T> = Pin<Box<dyn Future<Output = T> + Send + 'c>>;
 pub enum Step {
     /// Starts the batch's transaction, taking the write lock.
     Begin,
-    /// Marks the start of one write.
-    Savepoint,
-    /// Undoes the newest write alone.
-    RollbackToSavepoint,
     Commit,
-    /// Abandons the whole batch.
+    /// Abandons the whole transaction.
     Rollback,
 }
 
@@ -76,16 +83,13 @@ pub enum WriteFailed {
 
 /// One queued write, its result and error types erased.
 trait Task<C>: Send {
-    /// Runs the write; on success, what to do once the batch is committed (or not).
-    fn run<'c>(self: Box<Self>, conn: &'c mut C) -> BoxFuture<'c, Option<Box<dyn Finish>>>;
-    /// The batch could not start: answer with this error.
-    fn fail(self: Box<Self>, error: WriteFailed);
-    fn enqueued(&self) -> Instant;
-}
-
-/// A write that ran; answers its caller once the fate of the batch is known.
-trait Finish: Send {
+    /// Runs the write (again, after a rollback) and keeps what it gave; whether it succeeded.
+    fn run<'a>(&'a mut self, conn: &'a mut C) -> BoxFuture<'a, bool>;
+    /// Answers the caller now that the fate of its transaction is known: with the write's own
+    /// error if its last run failed, whatever `committed` says; otherwise with its result once
+    /// committed (running its commit hook first), or with the reason it was not.
     fn finish(self: Box<Self>, committed: Result<(), WriteFailed>);
+    fn enqueued(&self) -> Instant;
 }
 
 /// Runs in the writer task right after the commit that made a write durable, before its caller
@@ -97,22 +101,39 @@ struct Pending<F, T, E> {
     on_commit: Option<OnCommit<T>>,
     reply: oneshot::Sender<Result<T, E>>,
     enqueued: Instant,
+    /// What the last run gave; None until the write has run.
+    outcome: Option<Result<T, E>>,
 }
 
-struct Ran<T, E> {
-    value: T,
-    on_commit: Option<OnCommit<T>>,
-    reply: oneshot::Sender<Result<T, E>>,
-}
+impl<C, F, T, E> Task<C> for Pending<F, T, E>
+where
+    C: Send + 'static,
+    F: for<'c> FnMut(&'c mut C) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
+    T: Send + 'static,
+    E: From<WriteFailed> + Send + 'static,
+{
+    fn run<'a>(&'a mut self, conn: &'a mut C) -> BoxFuture<'a, bool> {
+        Box::pin(async move {
+            let outcome = (self.work)(conn).await;
+            let ran = outcome.is_ok();
+            self.outcome = Some(outcome);
+            ran
+        })
+    }
 
-impl<T: Send, E: From<WriteFailed> + Send> Finish for Ran<T, E> {
     fn finish(self: Box<Self>, committed: Result<(), WriteFailed>) {
-        let Ran {
-            value,
+        let Pending {
             on_commit,
             reply,
+            outcome,
+            ..
         } = *self;
-        let mut answer = committed.map(|()| value).map_err(E::from);
+        let mut answer = match (outcome, committed) {
+            (Some(Err(own)), _) => Err(own),
+            (Some(Ok(value)), Ok(())) => Ok(value),
+            (_, Err(why)) => Err(E::from(why)),
+            (None, Ok(())) => Err(E::from(WriteFailed::Batch("the write never ran".into()))),
+        };
         if let (Ok(value), Some(hook)) = (&answer, on_commit) {
             // Caught here rather than by the batch, so that the other writes of the batch, which
             // are committed too, still run their hooks and hear of it.
@@ -123,40 +144,6 @@ impl<T: Send, E: From<WriteFailed> + Send> Finish for Ran<T, E> {
         }
         // A caller that has gone away (client disconnected) no longer needs the answer.
         let _ = reply.send(answer);
-    }
-}
-
-impl<C, F, T, E> Task<C> for Pending<F, T, E>
-where
-    C: Send + 'static,
-    F: for<'c> FnOnce(&'c mut C) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
-    T: Send + 'static,
-    E: From<WriteFailed> + Send + 'static,
-{
-    fn run<'c>(self: Box<Self>, conn: &'c mut C) -> BoxFuture<'c, Option<Box<dyn Finish>>> {
-        Box::pin(async move {
-            let Pending {
-                work,
-                on_commit,
-                reply,
-                ..
-            } = *self;
-            match work(conn).await {
-                Ok(value) => Some(Box::new(Ran {
-                    value,
-                    on_commit,
-                    reply,
-                }) as Box<dyn Finish>),
-                Err(e) => {
-                    let _ = reply.send(Err(e));
-                    None
-                }
-            }
-        })
-    }
-
-    fn fail(self: Box<Self>, error: WriteFailed) {
-        let _ = self.reply.send(Err(error.into()));
     }
 
     fn enqueued(&self) -> Instant {
@@ -192,10 +179,12 @@ impl<C: Batching> Writer<C> {
     }
 
     /// Runs `work` in the next batch and returns its result once that batch has committed.
-    /// `work` must leave the connection as it found it on error; its savepoint is rolled back.
+    /// `work` may run more than once (when another write of its batch fails, the batch is rolled
+    /// back and run again without it); only its last run is committed, so it must act through
+    /// the connection alone and work out everything else before it is queued.
     pub async fn write<F, T, E>(&self, work: F) -> Result<T, E>
     where
-        F: for<'c> FnOnce(&'c mut C) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
+        F: for<'c> FnMut(&'c mut C) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
         T: Send + 'static,
         E: From<WriteFailed> + Send + 'static,
     {
@@ -206,7 +195,7 @@ impl<C: Batching> Writer<C> {
     /// write is committed, before answering: hooks of successive writes run in commit order.
     pub async fn write_then<F, T, E>(&self, work: F, on_commit: Option<OnCommit<T>>) -> Result<T, E>
     where
-        F: for<'c> FnOnce(&'c mut C) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
+        F: for<'c> FnMut(&'c mut C) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
         T: Send + 'static,
         E: From<WriteFailed> + Send + 'static,
     {
@@ -216,6 +205,7 @@ impl<C: Batching> Writer<C> {
             on_commit,
             reply,
             enqueued: Instant::now(),
+            outcome: None,
         });
         if self.queue.send(task).await.is_err() {
             return Err(WriteFailed::Batch("the writer has stopped".into()).into());
@@ -256,7 +246,7 @@ async fn write_loop<C: Batching>(
             .into_iter()
             .partition(|t| t.enqueued().elapsed() > busy_timeout);
         for task in stale {
-            task.fail(WriteFailed::Busy);
+            task.finish(Err(WriteFailed::Busy));
         }
         if batch.is_empty() {
             continue;
@@ -303,55 +293,50 @@ fn panic_message(panic: &(dyn Any + Send)) -> &str {
     }
 }
 
-async fn run_batch<C: Batching>(conn: &mut C, batch: Vec<Box<dyn Task<C>>>) {
-    if let Err(e) = conn.step(Step::Begin).await {
-        tracing::warn!(error = %e, writes = batch.len(), "could not start a write batch");
-        for task in batch {
-            task.fail(batch_error::<C>(&e));
-        }
-        return;
+/// Answers every write of a batch with the batch's fate.
+fn finish_all<C>(batch: Vec<Box<dyn Task<C>>>, committed: Result<(), WriteFailed>) {
+    for task in batch {
+        task.finish(committed.clone());
     }
-    let mut ran: Vec<Box<dyn Finish>> = Vec::with_capacity(batch.len());
-    let mut tasks = batch.into_iter();
-    let mut failure = None;
-    for task in tasks.by_ref() {
-        if let Err(e) = conn.step(Step::Savepoint).await {
-            task.fail(batch_error::<C>(&e));
-            failure = Some(e);
-            break;
+}
+
+/// Runs the batch in one transaction and answers every write in it. Each pass ends in a commit,
+/// in a failure of the whole batch, or in the rollback of a pass where one write failed: that
+/// write is answered and the next pass runs the others again, so a batch takes at most one pass
+/// per failed write more than one.
+async fn run_batch<C: Batching>(conn: &mut C, mut batch: Vec<Box<dyn Task<C>>>) {
+    while !batch.is_empty() {
+        if let Err(e) = conn.step(Step::Begin).await {
+            tracing::warn!(error = %e, writes = batch.len(), "could not start a write batch");
+            finish_all(batch, Err(batch_error::<C>(&e)));
+            return;
         }
-        let outcome = task.run(conn).await;
-        match outcome {
-            // The savepoint is left open: COMMIT releases them all, and a later rollback to a
-            // savepoint finds the newest one, its own. One statement fewer a write.
-            Some(finish) => ran.push(finish),
-            None => {
-                if let Err(e) = conn.step(Step::RollbackToSavepoint).await {
-                    failure = Some(e);
-                    break;
-                }
-            }
-        }
-    }
-    let result = match failure {
-        Some(e) => Err(e),
-        None => conn.step(Step::Commit).await,
-    };
-    match result {
-        Ok(()) => {
-            for finish in ran {
-                finish.finish(Ok(()));
+        let mut failed = None;
+        for (i, task) in batch.iter_mut().enumerate() {
+            if !task.run(conn).await {
+                failed = Some(i);
+                break;
             }
         }
-        Err(e) => {
-            tracing::warn!(error = %e, "write batch failed; rolling back");
-            let _ = conn.step(Step::Rollback).await;
-            for finish in ran {
-                finish.finish(Err(batch_error::<C>(&e)));
+        let Some(failed) = failed else {
+            let committed = conn.step(Step::Commit).await.map_err(|e| {
+                tracing::warn!(error = %e, "write batch failed; rolling back");
+                batch_error::<C>(&e)
+            });
+            if committed.is_err() {
+                let _ = conn.step(Step::Rollback).await;
             }
-            for task in tasks {
-                task.fail(batch_error::<C>(&e));
-            }
+            finish_all(batch, committed);
+            return;
+        };
+        let rolled_back = conn.step(Step::Rollback).await;
+        batch
+            .remove(failed)
+            .finish(Err(WriteFailed::Batch("rolled back".into())));
+        if let Err(e) = rolled_back {
+            tracing::warn!(error = %e, "could not roll back a failed write");
+            finish_all(batch, Err(batch_error::<C>(&e)));
+            return;
         }
     }
 }
@@ -360,6 +345,8 @@ async fn run_batch<C: Batching>(conn: &mut C, batch: Vec<Box<dyn Task<C>>>) {
 mod tests {
     use super::*;
     use sqlx::{Connection, SqliteConnection};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
 
     type Writer = super::Writer<SqliteConnection>;
 
@@ -415,6 +402,51 @@ mod tests {
         assert!(a.is_ok() && c.is_ok());
         assert!(matches!(b, Err(TestError::Sql)));
         assert_eq!(all(&writer).await, vec![1, 2, 3]);
+    }
+
+    /// A write that fails halfway (its first insert done, its second refused) leaves nothing,
+    /// and the writes of its batch end as if each had run alone in queue order: the one before
+    /// it runs again after the rollback and lands once, the one after it sees that write and not
+    /// the failed one's half.
+    #[tokio::test]
+    async fn a_half_done_write_is_undone_and_the_others_run_as_in_order() {
+        let writer = writer_on_table().await;
+        insert(&writer, 1).await.unwrap();
+        let runs = Arc::new(AtomicUsize::new(0));
+        let counted = runs.clone();
+        let before = writer.write::<_, (), TestError>(move |conn| {
+            counted.fetch_add(1, Ordering::Relaxed);
+            Box::pin(async move {
+                sqlx::query("insert into t (x) values (2)")
+                    .execute(&mut *conn)
+                    .await?;
+                Ok(())
+            })
+        });
+        let half_done = writer.write::<_, (), TestError>(|conn| {
+            Box::pin(async move {
+                sqlx::query("insert into t (x) values (10)")
+                    .execute(&mut *conn)
+                    .await?;
+                sqlx::query("insert into t (x) values (1)")
+                    .execute(&mut *conn)
+                    .await?;
+                Ok(())
+            })
+        });
+        let count = writer.write::<_, i64, TestError>(|conn| {
+            Box::pin(async move {
+                Ok(sqlx::query_scalar("select count(*) from t")
+                    .fetch_one(&mut *conn)
+                    .await?)
+            })
+        });
+        let (before, failed, seen) = tokio::join!(before, half_done, count);
+        before.unwrap();
+        assert_eq!(runs.load(Ordering::Relaxed), 2, "one batch, run twice");
+        assert!(matches!(failed, Err(TestError::Sql)));
+        assert_eq!(seen.unwrap(), 2, "1 and 2, not the failed write's 10");
+        assert_eq!(all(&writer).await, vec![1, 2]);
     }
 
     async fn all(writer: &Writer) -> Vec<i64> {

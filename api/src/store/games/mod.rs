@@ -23,7 +23,7 @@ mod rows;
 
 use std::sync::Arc;
 
-use gomoku_rules::EndReason;
+use gomoku_rules::{EndReason, Stone};
 use sqlx::{Row, SqliteConnection};
 use time::OffsetDateTime;
 
@@ -120,7 +120,7 @@ pub async fn load(db: &Db, id: &str) -> Result<Option<Arc<StoredGame>>, StoreErr
 /// position cache and tells the watchers.
 async fn write_game<F>(db: &Db, work: F) -> Result<Written, StoreError>
 where
-    F: for<'c> FnOnce(
+    F: for<'c> FnMut(
             &'c mut SqliteConnection,
         ) -> super::writer::BoxFuture<'c, Result<Written, StoreError>>
         + Send
@@ -166,7 +166,8 @@ fn deadline_text(clock: Option<Clock>) -> Option<String> {
 /// Stores a new game: [`Written::OverCap`] when it would be unfinished and the player already
 /// has `cap` unfinished games.
 pub async fn insert(db: &Db, new: NewGame, cap: u32) -> Result<Written, StoreError> {
-    write_game(db, move |conn| Box::pin(insert_in(conn, new, cap))).await
+    // A copy for each run: a new game is not the hot path, and a second run is rare.
+    write_game(db, move |conn| Box::pin(insert_in(conn, new.clone(), cap))).await
 }
 
 /// The write of [`insert`], inside the writer's transaction.
@@ -276,7 +277,23 @@ async fn insert_in(
 /// unfinished games.
 pub async fn commit(db: &Db, change: Change, cap: u32) -> Result<Written, StoreError> {
     let id = change.row.id.clone();
-    let written = write_game(db, move |conn| Box::pin(commit_in(conn, change, cap))).await?;
+    let update = Arc::new(Update::new(change)?);
+    let written = match write_game(db, move |conn| {
+        Box::pin(commit_in(conn, update.clone(), cap))
+    })
+    .await
+    {
+        // The version guard makes this unreachable in one process; the primary key still
+        // decides if another process writes the same file. The failed write was rolled back
+        // whole, its update of the game row with it.
+        Err(StoreError::Sql(e))
+            if e.as_database_error()
+                .is_some_and(|d| d.is_unique_violation()) =>
+        {
+            Written::Stale
+        }
+        written => written?,
+    };
     if let Written::Stale = written {
         // Usually another request of ours won, and the cache already holds its result; but if
         // something else wrote the file, the cached state is stale: read it afresh next time.
@@ -285,95 +302,139 @@ pub async fn commit(db: &Db, change: Change, cap: u32) -> Result<Written, StoreE
     Ok(written)
 }
 
+/// A change made ready to write before it is queued, so that the writer, which runs one write
+/// after another, only runs its statement: the game as it will be once the change lands, and
+/// what guards it.
+struct Update {
+    /// The game after the change, at the next version (a seat taken has no name yet: it is
+    /// read as the seat is written).
+    next: Arc<StoredGame>,
+    /// The version the change was computed from.
+    from_version: i64,
+    /// The change turns a finished game back into one in play.
+    reopens: bool,
+    /// Stored moves that stay: those after them are taken back, or the new moves follow them.
+    keep: usize,
+    truncate: bool,
+    /// A player taking a free seat: their id and colour.
+    seat: Option<(String, Stone)>,
+    /// Every statement of the change, each after the first guarded by the one before.
+    sql: String,
+}
+
+impl Update {
+    fn new(change: Change) -> Result<Update, StoreError> {
+        let Change {
+            row,
+            keep,
+            moves,
+            game,
+            at,
+            waiting,
+            clock,
+            offers,
+            seats,
+            seat,
+        } = change;
+        let outcome = game.outcome();
+        let status = if waiting {
+            GameStatus::Waiting
+        } else {
+            GameStatus::Rules(outcome.status())
+        };
+        let move_count = moves.len();
+        let truncate = keep < row.move_count;
+        let appended = move_count.saturating_sub(keep);
+        if (truncate && appended > 0) || (seat.is_some() && (truncate || appended > 0)) {
+            // The guard chain relies on `changes()`: one kind of change.
+            return Err(StoreError::Batch(
+                "a change may truncate, append or seat a player, only one of them".into(),
+            ));
+        }
+        // One call to SQLite for the whole change (each call is a round trip to the connection's
+        // thread). Every statement after the update runs only if the one before it changed
+        // exactly one row, so a stale version changes nothing at all.
+        let mut sql = String::from(UPDATE_GAME);
+        if truncate {
+            sql.push_str(DELETE_MOVES_FROM);
+        }
+        for _ in 0..appended {
+            sql.push_str(INSERT_MOVE_GUARDED);
+        }
+        if seat.is_some() {
+            sql.push_str(INSERT_SEAT_GUARDED);
+        }
+        let (from_version, reopens) = (row.version, row.status.is_over() && !status.is_over());
+        // The finish time stays that of the first finish; a reopened game loses it.
+        let finished_at = if status.is_over() {
+            Some(row.finished_at.clone().unwrap_or_else(|| at.clone()))
+        } else {
+            None
+        };
+        let row = GameRow {
+            status,
+            end_reason: outcome.end_reason(),
+            move_count,
+            version: row.version + 1,
+            updated_at: at,
+            finished_at,
+            clock,
+            offers,
+            ..row
+        };
+        Ok(Update {
+            next: Arc::new(StoredGame {
+                row,
+                seats,
+                moves,
+                game,
+            }),
+            from_version,
+            reopens,
+            keep,
+            truncate,
+            seat,
+            sql,
+        })
+    }
+}
+
 /// The write of [`commit`], inside the writer's transaction.
 async fn commit_in(
     conn: &mut SqliteConnection,
-    change: Change,
+    update: Arc<Update>,
     cap: u32,
 ) -> Result<Written, StoreError> {
-    let Change {
-        row,
-        keep,
-        moves,
-        game,
-        at,
-        waiting,
-        clock,
-        offers,
-        mut seats,
-        seat,
-    } = change;
-    let outcome = game.outcome();
-    let status = if waiting {
-        GameStatus::Waiting
-    } else {
-        GameStatus::Rules(outcome.status())
-    };
-    if row.status.is_over() && !status.is_over() && at_cap(conn, &row.player_id, cap).await? {
+    let (next, keep) = (&update.next, update.keep);
+    let row = &next.row;
+    if update.reopens && at_cap(conn, &row.player_id, cap).await? {
         return Ok(Written::OverCap);
     }
-    if let Some((player, _)) = &seat {
+    if let Some((player, _)) = &update.seat {
         if at_cap(conn, player, cap).await? {
             return Ok(Written::OverCap);
         }
     }
-    let move_count = moves.len();
-    // The finish time stays that of the first finish; a reopened game loses it.
-    let finished_at = if status.is_over() {
-        Some(row.finished_at.clone().unwrap_or_else(|| at.clone()))
-    } else {
-        None
-    };
-    let truncate = keep < row.move_count;
-    let append = &moves[keep.min(move_count)..];
-    if (truncate && !append.is_empty()) || (seat.is_some() && (truncate || !append.is_empty())) {
-        // The guard chain below relies on `changes()`: one kind of change.
-        return Err(StoreError::Batch(
-            "a change may truncate, append or seat a player, only one of them".into(),
-        ));
-    }
-    if let Some((player, colour)) = &seat {
-        let name = player_name(conn, player).await?;
-        seats.set(
-            *colour,
-            Seat {
-                player_id: player.clone(),
-                name,
-            },
-        );
-    }
-    // One call to SQLite for the whole change (each call is a round trip to the connection's
-    // thread). Every statement after the update runs only if the one before it changed exactly
-    // one row, so a stale version changes nothing at all.
-    let mut sql = String::from(UPDATE_GAME);
-    if truncate {
-        sql.push_str(DELETE_MOVES_FROM);
-    }
-    for _ in append {
-        sql.push_str(INSERT_MOVE_GUARDED);
-    }
-    if seat.is_some() {
-        sql.push_str(INSERT_SEAT_GUARDED);
-    }
-    let mut query = sqlx::query(&sql)
-        .bind(status.as_str())
+    let outcome = next.game.outcome();
+    let mut query = sqlx::query(&update.sql)
+        .bind(row.status.as_str())
         .bind(outcome.end_reason().map(EndReason::as_str))
         .bind(win_line_json(outcome.win_line()))
-        .bind(game.to_move().map(stone_value))
-        .bind(move_count as i64)
-        .bind(&at)
-        .bind(&finished_at)
-        .bind(clock.map(|c| c.black_ms))
-        .bind(clock.map(|c| c.white_ms))
-        .bind(deadline_text(clock))
-        .bind(offers.takeback.map(stone_value))
-        .bind(offers.draw.map(stone_value))
+        .bind(next.game.to_move().map(stone_value))
+        .bind(row.move_count as i64)
+        .bind(&row.updated_at)
+        .bind(&row.finished_at)
+        .bind(row.clock.map(|c| c.black_ms))
+        .bind(row.clock.map(|c| c.white_ms))
+        .bind(deadline_text(row.clock))
+        .bind(row.offers.takeback.map(stone_value))
+        .bind(row.offers.draw.map(stone_value))
         .bind(&row.id)
-        .bind(row.version);
-    if truncate {
+        .bind(update.from_version);
+    if update.truncate {
         query = query.bind(&row.id).bind(keep as i64);
     }
-    for (i, m) in append.iter().enumerate() {
+    for (i, m) in next.moves[keep.min(row.move_count)..].iter().enumerate() {
         query = query
             .bind(&row.id)
             .bind((keep + i) as i64)
@@ -383,39 +444,26 @@ async fn commit_in(
             .bind(&m.played_at)
             .bind(m.clock_ms);
     }
-    if let Some((player, colour)) = &seat {
+    if let Some((player, colour)) = &update.seat {
         query = query.bind(&row.id).bind(player).bind(stone_value(*colour));
     }
-    match query.execute(&mut *conn).await {
-        Ok(done) if done.rows_affected() == 0 => return Ok(Written::Stale),
-        Ok(_) => {}
-        // The version guard makes this unreachable in one process; the primary keys and the
-        // seat's unique colour still decide if another process writes the same file.
-        Err(e)
-            if e.as_database_error()
-                .is_some_and(|d| d.is_unique_violation()) =>
-        {
-            return Ok(Written::Stale)
-        }
-        Err(e) => return Err(e.into()),
+    let done = query.execute(&mut *conn).await?;
+    if done.rows_affected() == 0 {
+        return Ok(Written::Stale);
     }
-    let row = GameRow {
-        status,
-        end_reason: outcome.end_reason(),
-        move_count,
-        version: row.version + 1,
-        updated_at: at,
-        finished_at,
-        clock,
-        offers,
-        ..row
+    let Some((player, colour)) = &update.seat else {
+        return Ok(Written::Stored(next.clone()));
     };
-    Ok(Written::Stored(Arc::new(StoredGame {
-        row,
-        seats,
-        moves,
-        game,
-    })))
+    // A join (rare next to moves): the new seat's name, read in the transaction that seats it.
+    let mut seated = StoredGame::clone(next);
+    seated.seats.set(
+        *colour,
+        Seat {
+            player_id: player.clone(),
+            name: player_name(conn, player).await?,
+        },
+    );
+    Ok(Written::Stored(Arc::new(seated)))
 }
 
 /// Deletes game `id` made by `creator`, with its seats and moves, if it still waits for its
@@ -438,6 +486,7 @@ pub async fn delete(
     db.writer()
         .write_then(
             move |conn| {
+                let (game_id, creator) = (game_id.clone(), creator.clone());
                 Box::pin(async move {
                     // A join that lands first makes the game shared: then nothing is deleted.
                     let sql = if waiting_only {
