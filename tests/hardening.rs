@@ -190,7 +190,7 @@ const FIRST_MIGRATION: &str = "20261130000000_initial.sql";
 async fn first_schema_database(dir: &Path) -> (PathBuf, String) {
     let path = dir.join("old.db");
     let token = "ab".repeat(32);
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations/sqlite");
     let mut db = older_schema(&path, &shipped, |name| name == FIRST_MIGRATION).await;
     let at = "2026-11-01T10:00:00.000000Z";
     let hash = Sha256::digest(token.as_bytes()).to_vec();
@@ -389,4 +389,29 @@ fn backup_mistakes_exit_2() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("in-memory"));
     assert!(!target.exists());
+}
+
+/// A PostgreSQL database is backed up with PostgreSQL's own tools: `backup` says so, naming
+/// pg_dump and not the URL's password, with exit code 2, connecting to nothing and creating
+/// nothing.
+#[test]
+fn backup_of_postgres_names_pg_dump() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("copy.db");
+    let output = gomoku_server!()
+        .binary()
+        .command()
+        .arg("backup")
+        .arg(&target)
+        .args([
+            "--database-url",
+            "postgres://gomoku:secret@127.0.0.1:1/gomoku",
+        ])
+        .output()
+        .expect("run gomoku-server backup");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("pg_dump"), "{stderr}");
+    assert!(!stderr.contains("secret"), "{stderr}");
+    assert!(files_in(dir.path()).is_empty(), "nothing created");
 }

@@ -20,7 +20,7 @@ const ONLINE_MIGRATION: &str = "20261202000000_online_play.sql";
 /// Returns its path and the two tokens.
 async fn previous_schema_database(dir: &Path) -> (PathBuf, [String; 2]) {
     let path = dir.join("previous.db");
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations/sqlite");
     let mut db = older_schema(&path, &shipped, |name| name < ONLINE_MIGRATION).await;
     let applied: i64 = sqlx::query_scalar("select count(*) from _sqlx_migrations")
         .fetch_one(&mut db)

@@ -4,7 +4,8 @@
 
 use gomoku_testkit::lines::{BLACK_FIVE, RENJU_DOUBLE_THREE};
 use gomoku_testkit::state::id_of;
-use gomoku_testkit::{gomoku_server, Player, NO_RATE_LIMIT};
+use gomoku_testkit::stored::Stored;
+use gomoku_testkit::{gomoku_server, Database, Player, NO_RATE_LIMIT};
 use serde_json::{json, Value};
 
 /// Everything a player can read about one game, except the export time.
@@ -125,10 +126,11 @@ async fn restart_resumes_every_game_exactly() {
     assert_eq!(alice.game(local).await["moveCount"], 4);
 }
 
-/// The database file never holds a bearer token in clear.
+/// The database file never holds a bearer token in clear (SQLite's files, scanned byte for
+/// byte).
 #[tokio::test]
 async fn tokens_are_stored_only_as_hashes() {
-    let server = gomoku_server!().start();
+    let server = gomoku_server!().database(&Database::temp_sqlite()).start();
     let player = Player::new(&server).await;
     player.create(json!({})).await;
     let mut found = Vec::new();
@@ -147,25 +149,18 @@ async fn tokens_are_stored_only_as_hashes() {
     );
 }
 
-/// While another connection holds SQLite's write lock, a move is refused with 503 BUSY (not
-/// a hang or a 500), reads still work, and nothing is stored; once the lock is gone the same
-/// move is accepted.
+/// While another connection holds the lock writes need (SQLite's write lock; on PostgreSQL a
+/// lock on the game tables), a move is refused with 503 BUSY (not a hang or a 500), reads still
+/// work, and nothing is stored; once the lock is gone the same move is accepted.
 #[tokio::test]
 async fn locked_database_is_busy_and_changes_nothing() {
-    use sqlx::Connection;
     let server = gomoku_server!().args(NO_RATE_LIMIT).start();
     let player = Player::new(&server).await;
     let id = player.create_id(json!({})).await;
     let before = player.play(&id, 7, 7).await;
 
-    let mut blocker = sqlx::SqliteConnection::connect(server.database().url())
-        .await
-        .expect("open the database");
-    sqlx::query("begin immediate")
-        .execute(&mut blocker)
-        .await
-        .expect("take the write lock");
-
+    let mut blocker = Stored::open(server.database()).await;
+    blocker.hold_writes().await;
     let reply = player.try_move(&id, 8, 8).await;
     reply.assert_error(503, "BUSY", "move while the database is locked");
     assert_eq!(
@@ -174,18 +169,14 @@ async fn locked_database_is_busy_and_changes_nothing() {
         "reads go on; nothing stored"
     );
 
-    sqlx::query("rollback")
-        .execute(&mut blocker)
-        .await
-        .expect("release the lock");
-    blocker.close().await.expect("close");
+    blocker.release_writes().await;
     assert_eq!(player.game(&id).await, before);
     let after = player.play(&id, 8, 8).await;
     assert_eq!(after["moveCount"], 2);
 }
 
-/// SIGTERM shuts the server down cleanly (exit status 0), and a server started on the same file
-/// afterwards has every game as it was.
+/// SIGTERM shuts the server down cleanly (exit status 0), and a server started on the same
+/// database afterwards has every game as it was.
 #[tokio::test]
 async fn sigterm_shuts_down_cleanly() {
     let mut server = gomoku_server!().args(NO_RATE_LIMIT).start();

@@ -342,8 +342,9 @@ async fn sigterm_finishes_in_flight_requests_refuses_new_ones_and_exits() {
     );
 }
 
-/// While another connection holds the write lock (BEGIN IMMEDIATE plus an insert), writes wait
-/// for `--busy-timeout-ms` and then fail with a clean 503 BUSY — never a hang or a 500 — reads
+/// While another connection holds the lock writes need (SQLite's BEGIN IMMEDIATE plus an insert;
+/// on PostgreSQL a table lock), writes wait for `--busy-timeout-ms` and then fail with a clean
+/// 503 BUSY — never a hang or a 500 — reads
 /// still work or are BUSY too, nothing is changed, and once the lock goes the server recovers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn busy_database_answers_503_busy_then_recovers() {
@@ -355,16 +356,7 @@ async fn busy_database_answers_503_busy_then_recovers() {
     let before = player.game(&id).await;
 
     let mut blocker = Stored::open(server.database()).await;
-    for statement in [
-        "begin immediate",
-        "create table reliability_lock_probe (x integer)",
-        "insert into reliability_lock_probe values (1)",
-    ] {
-        sqlx::query(statement)
-            .execute(blocker.connection())
-            .await
-            .unwrap_or_else(|e| panic!("{statement}: {e}"));
-    }
+    blocker.hold_writes().await;
 
     let writes = [
         (
@@ -393,10 +385,7 @@ async fn busy_database_answers_503_busy_then_recovers() {
         reply.text
     );
 
-    sqlx::query("rollback")
-        .execute(blocker.connection())
-        .await
-        .unwrap();
+    blocker.release_writes().await;
     player.assert_same(&id, &before, "failed writes").await;
     player.play_at(&id, 7, 7, 0).await;
     assert_eq!(
@@ -552,7 +541,7 @@ async fn another_players_game_is_404_everywhere() {
 /// WAL), neither as its hex text nor as its 32 raw bytes, while the server runs and after it stops.
 #[tokio::test]
 async fn tokens_are_stored_only_as_hashes() {
-    let mut server = gomoku_server!().start();
+    let mut server = gomoku_server!().database(&Database::temp_sqlite()).start();
     let api = Api::on(&server);
     let mut tokens = Vec::new();
     for _ in 0..5 {
@@ -823,7 +812,11 @@ async fn cors_grants_what_the_mini_program_needs_and_no_more() {
 /// prefix of the original's history.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn online_backup_restores_the_same_games() {
-    let server = gomoku_server!().args(NO_RATE_LIMIT).start();
+    // `backup` is SQLite's (PostgreSQL has pg_dump).
+    let server = gomoku_server!()
+        .database(&Database::temp_sqlite())
+        .args(NO_RATE_LIMIT)
+        .start();
     let player = Player::new(&server).await;
     let mut quiet = Vec::new();
     for (i, rule) in ["freestyle", "standard", "renju"].into_iter().enumerate() {

@@ -4,7 +4,7 @@
 //! sessions are limited per client address.
 //!
 //! Expiry is made real without waiting months: with the server stopped, the test moves a
-//! session's `last_used_at` back in the SQLite file, then starts the server again.
+//! session's `last_used_at` back in the database, then starts the server again.
 
 use gomoku_testkit::lines::BLACK_FIVE;
 use gomoku_testkit::stored::Stored;
@@ -19,26 +19,16 @@ fn hash(token: &str) -> Vec<u8> {
 /// Moves a session's last use back from now by `hours`.
 async fn age_session(server: &Server, token: &str, hours: u32) {
     let mut db = Stored::open(server.database()).await;
-    let done = sqlx::query(
-        "update sessions set last_used_at = \
-         strftime('%Y-%m-%dT%H:%M:%S', 'now', ?) || '.000000Z' where token_hash = ?",
-    )
-    .bind(format!("-{hours} hours"))
-    .bind(hash(token))
-    .execute(db.connection())
-    .await
-    .expect("age the session");
-    assert_eq!(done.rows_affected(), 1, "the session is stored");
+    assert!(
+        db.age_session(&hash(token), hours).await,
+        "the session is stored"
+    );
 }
 
 /// A session's stored last use, if the session exists.
 async fn last_used(server: &Server, token: &str) -> Option<String> {
     let mut db = Stored::open(server.database()).await;
-    sqlx::query_scalar("select last_used_at from sessions where token_hash = ?")
-        .bind(hash(token))
-        .fetch_optional(db.connection())
-        .await
-        .expect("read the session")
+    db.session_last_used(&hash(token)).await
 }
 
 /// `POST /api/v1/sessions` with `body` and extra headers.
@@ -282,13 +272,7 @@ async fn last_use_is_written_at_most_once_a_day() {
 #[tokio::test]
 async fn code_and_previous_token_are_checked() {
     let server = gomoku_server!().start();
-    let count_players = || async {
-        let mut db = Stored::open(server.database()).await;
-        sqlx::query_scalar::<_, i64>("select count(*) from players")
-            .fetch_one(db.connection())
-            .await
-            .unwrap()
-    };
+    let count_players = || async { Stored::open(server.database()).await.count("players").await };
     let before = count_players().await;
     for (body, what) in [
         (

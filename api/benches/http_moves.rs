@@ -125,7 +125,7 @@ impl Raw {
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
         let mut conn = options.connect().await.expect("open raw database");
-        sqlx::migrate!("./migrations")
+        sqlx::migrate!("./migrations/sqlite")
             .run(&mut conn)
             .await
             .expect("migrations");

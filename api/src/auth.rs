@@ -5,7 +5,9 @@
 //! up. A session expires once unused for the idle time (401 SESSION_EXPIRED, which a client
 //! answers by asking for a new session with `previousToken`); its last use is written at most
 //! once a day, so that reads stay reads. [`Sessions`] remembers recently seen sessions so the hot
-//! path does not read the database; tokens are never logged.
+//! path does not read the database, for as long as the store says a session read may be believed
+//! (a minute on SQLite, not at all on PostgreSQL, where any instance may end a session); tokens
+//! are never logged.
 //!
 //! The [`Player`] extractor takes what it needs from the application state through `FromRef`
 //! (the database, [`Sessions`], the rate [`Limits`]) and applies the per-token write limit to
@@ -29,9 +31,6 @@ use crate::store::{self, players, Db};
 
 /// Sessions remembered in memory; past this the cache starts over (it is only a shortcut).
 const CACHE_LIMIT: usize = 100_000;
-/// How long a remembered session is believed before it is read again, so that a logout through
-/// another server instance on the same database takes effect here too.
-const RECHECK: Duration = Duration::from_secs(60);
 /// The stored last use is refreshed once it is this old.
 const REFRESH_AFTER: Duration = Duration::from_secs(86_400);
 
@@ -72,21 +71,25 @@ struct Seen {
 /// The sessions' rules (idle time, renewal grace) and the cache of recently seen ones, token
 /// hash → player.
 ///
-/// The cache is this process's alone; it stays right across instances because an entry is read
-/// again after [`RECHECK`], and within this process because a logout or renewal drops it.
+/// The cache is this process's alone; it stays right within this process because a logout or
+/// renewal drops it, and across instances because an entry is believed only for `recheck`
+/// ([`Db::session_recheck`]: zero on PostgreSQL, so there every request reads its session, and a
+/// logout or expiry through one instance holds on all at once).
 #[derive(Debug)]
 pub struct Sessions {
     idle: Duration,
     renew_grace: Duration,
+    recheck: Duration,
     // A std Mutex, not tokio's: nothing awaits while it is held.
     seen: Mutex<HashMap<[u8; 32], Seen>>,
 }
 
 impl Sessions {
-    pub fn new(idle: Duration, renew_grace: Duration) -> Sessions {
+    pub fn new(idle: Duration, renew_grace: Duration, recheck: Duration) -> Sessions {
         Sessions {
             idle,
             renew_grace,
+            recheck,
             seen: Mutex::new(HashMap::new()),
         }
     }
@@ -106,10 +109,13 @@ impl Sessions {
 
     fn remembered(&self, hash: &[u8; 32]) -> Option<Seen> {
         let seen = self.seen.lock().ok()?.get(hash).cloned()?;
-        (seen.read_at.elapsed() < RECHECK).then_some(seen)
+        (seen.read_at.elapsed() < self.recheck).then_some(seen)
     }
 
     fn remember(&self, hash: [u8; 32], session: Seen) {
+        if self.recheck.is_zero() {
+            return;
+        }
         if let Ok(mut seen) = self.seen.lock() {
             if seen.len() >= CACHE_LIMIT && !seen.contains_key(&hash) {
                 seen.clear();

@@ -22,9 +22,10 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Write a consistent copy of the database to PATH (`VACUUM INTO`) and exit. The database
-    /// is opened read-only: never created, never migrated. Exits 2 when the database file or
-    /// the target's folder is missing, or the target exists.
+    /// Write a consistent copy of the SQLite database to PATH (`VACUUM INTO`) and exit. The
+    /// database is opened read-only: never created, never migrated. Exits 2 when the database
+    /// file or the target's folder is missing, or the target exists, and for a PostgreSQL
+    /// database (back it up with PostgreSQL's own `pg_dump`).
     Backup {
         /// Where to write the copy; must not exist yet.
         path: PathBuf,
@@ -52,8 +53,9 @@ pub struct Config {
     )]
     pub addr: SocketAddr,
 
-    /// SQLite database URL; the file is created if missing. `sqlite::memory:` keeps everything
-    /// in memory until the server stops (for quick trials).
+    /// The database: `sqlite://<file>` (created if missing; `sqlite::memory:` keeps everything
+    /// in memory until the server stops, for quick trials), or `postgres://…` for a PostgreSQL
+    /// database that several server instances may share.
     #[arg(
         long,
         env = "DATABASE_URL",
@@ -79,7 +81,28 @@ pub struct Config {
     )]
     pub wechat_api_base: String,
 
-    /// SQLite `synchronous` setting.
+    /// Most connections to the database: on PostgreSQL the instance's whole pool (its listener
+    /// has one more of its own); on SQLite the readers (the writer has one more of its own).
+    #[arg(
+        long,
+        env = "GOMOKU_DB_MAX_CONNECTIONS",
+        default_value_t = 8,
+        value_parser = clap::value_parser!(u32).range(1..=1000),
+        global = true
+    )]
+    pub db_max_connections: u32,
+
+    /// PostgreSQL connections kept open even when idle, so that a burst does not wait for new
+    /// ones (SQLite opens its connections as needed).
+    #[arg(
+        long,
+        env = "GOMOKU_DB_MIN_CONNECTIONS",
+        default_value_t = 1,
+        global = true
+    )]
+    pub db_min_connections: u32,
+
+    /// SQLite `synchronous` setting (PostgreSQL's durability is its own `synchronous_commit`).
     #[arg(
         long,
         env = "GOMOKU_SYNCHRONOUS",
@@ -89,7 +112,8 @@ pub struct Config {
     )]
     pub synchronous: Synchronous,
 
-    /// How long a write waits for a database held by another writer before 503 BUSY.
+    /// How long a write waits for a database held by another writer (on PostgreSQL: for a row
+    /// lock, or for a free connection) before 503 BUSY.
     #[arg(
         long,
         env = "GOMOKU_BUSY_TIMEOUT_MS",
@@ -316,6 +340,7 @@ mod tests {
         assert_eq!(c.live_connections_per_token, 8);
         assert_eq!(c.live_ping(), Duration::from_secs(20));
         assert_eq!(c.live_idle(), Duration::from_secs(60));
+        assert_eq!((c.db_max_connections, c.db_min_connections), (8, 1));
         assert_eq!((c.hints_per_minute, c.hint_burst), (10, 5));
         assert_eq!((c.sessions_per_minute, c.session_burst), (30, 30));
         assert!(!c.trust_forwarded_for);

@@ -26,9 +26,10 @@ pub struct AppState {
     pub limits: Arc<Limits>,
     /// None when no WeChat credentials are configured (sessions are anonymous then).
     pub wechat: Option<WeChat>,
-    /// Live connections and presence of this process.
+    /// Live connections of this process, and presence (shared with other instances on
+    /// PostgreSQL).
     pub hub: Arc<Hub>,
-    /// This process's flag timers.
+    /// This process's flag timers (every instance arms its own).
     pub timers: Arc<Timers>,
 }
 
@@ -43,8 +44,9 @@ impl AppState {
             Duration::from_millis(config.ai_queue_timeout_ms),
             Duration::from_millis(config.ai_master_ms),
         );
-        let hub = Arc::new(Hub::new(usize::from(config.live_connections_per_token)));
-        let timers = Arc::new(Timers::new(db.clone()));
+        let hub = Hub::new(usize::from(config.live_connections_per_token), db.clone());
+        let timers = Timers::new(db.clone());
+        let session_recheck = db.session_recheck();
         let watchers: Vec<Arc<dyn Watch>> = vec![hub.clone(), timers.clone()];
         if !db.watch(watchers) {
             tracing::warn!("the database already has watchers; this state's hub stays unfed");
@@ -57,6 +59,7 @@ impl AppState {
             sessions: Arc::new(Sessions::new(
                 config.session_idle(),
                 config.session_renew_grace(),
+                session_recheck,
             )),
             limits: Arc::new(Limits::new(&config)),
             wechat,

@@ -198,6 +198,8 @@ impl Connection {
         // the seats known to the hub are brought up to it.
         let seats = read(games::load(&self.state.db, id).await)?;
         let mut subscription = hub.subscribe(&seats, &self.viewer);
+        // With other instances, they hear of this connection before it hears anything.
+        hub.shared(id).await;
         let current = read(games::load(&self.state.db, id).await)?;
         hub.seen(&current);
         let mut last_version = current.row.version;
@@ -220,15 +222,21 @@ impl Connection {
             tokio::select! {
                 event = subscription.receiver.recv() => {
                     match event {
-                        Ok(Event::State(version)) => {
-                            if version <= last_version {
+                        Ok(event @ (Event::State(_) | Event::Fresh)) => {
+                            // A fresh state goes out even at the version last sent.
+                            let (after, fresh) = match event {
+                                Event::State(version) => (version, false),
+                                _ => (last_version, true),
+                            };
+                            if after <= last_version && !fresh {
                                 continue;
                             }
                             // The latest state, which may be newer than this event's.
                             let Some(update) = hub.latest(id) else {
                                 continue;
                             };
-                            if update.game.row.version <= last_version {
+                            let version = update.game.row.version;
+                            if version < last_version || (version == last_version && !fresh) {
                                 continue;
                             }
                             last_version = update.game.row.version;

@@ -1,58 +1,49 @@
 //! The live hub: one `tokio::sync::broadcast` channel per watched game, fed by the store's commit
 //! hooks (so in commit order), and the presence of each game's players — how many live
-//! connections each seat has here, and how many spectators.
+//! connections each seat has, and how many spectators.
 //!
-//! A channel exists only while someone watches its game: a commit to an unwatched game costs a
-//! map lookup. Each socket's task holds a [`Subscription`] (its receiver, and its place in the
+//! A channel exists only while someone watches its game here: a commit to an unwatched game costs
+//! a map lookup. Each socket's task holds a [`Subscription`] (its receiver, and its place in the
 //! presence count, given back on drop). A change goes out as a small [`Event`] naming the new
 //! version; the game itself is kept once per watched game, as its latest [`Update`], which each
 //! connection takes from [`Hub::latest`]: the channel's slots never hold old states (they would
 //! add up to many times a game's size per watched game). Every message is a whole state, so a
-//! connection that wakes after two quick commits sends the newer one and is right again. A state
-//! is rendered for each kind of viewer (black, white, neither) by the first connection that
-//! needs it ([`Update::rendered`]), never one viewer's state for another. A receiver that falls
-//! more than [`CHANNEL`] events behind lags: its connection is dropped, and the client
-//! reconnects to a fresh state, rather than holding up the others.
+//! connection that wakes after two quick commits sends the newer one and is right again; and
+//! versions only go up, so a state heard twice, or late, changes nothing. A state is rendered for
+//! each kind of viewer (black, white, neither) by the first connection that needs it
+//! ([`Update::rendered`]), never one viewer's state for another. A receiver that falls more than
+//! [`CHANNEL`] events behind lags: its connection is dropped, and the client reconnects to a
+//! fresh state, rather than holding up the others.
 //!
 //! Also the limit of live connections per token ([`Ticket`]), and the signal that closes every
 //! socket when the server shuts down.
 //!
-//! Only one process can know any of this: the sockets open here. With several instances, each
-//! instance's hub must also be fed the other instances' commits (PostgreSQL `LISTEN/NOTIFY`),
-//! presence is per instance unless shared through the database, and the per-token limit counts
-//! per instance.
+//! What only this process can know: the sockets open here, and so the per-token limit, which
+//! counts per instance. With several instances on PostgreSQL the store brings the other
+//! instances' news: their commits ([`Watch::heard`]: the game is read and pushed, if watched
+//! here), and their sockets' presence ([`Watch::presence_heard`]). This hub publishes its own view
+//! of each watched game (the `local` presence) through the store, keeps every other instance's
+//! view of every game (`remote`), and a game's presence is the union of all: `players.*.online`
+//! is right whichever instance holds a player's socket. On SQLite nothing is shared, and the local
+//! view is the whole truth.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::time::{Duration, Instant};
 
 use gomoku_rules::Stone;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
-use crate::store::games::StoredGame;
-use crate::store::Watch;
+use crate::store::games::{self, StoredGame};
+pub use crate::store::Presence;
+use crate::store::{presence, Db, GameNews, PresenceNews, Watch};
 
 /// Events a game's channel keeps for a receiver that has not read them yet; one that falls
 /// further behind is dropped.
 pub const CHANNEL: usize = 16;
 
-/// Who of a game is connected: whether each seat's player has a live connection, and how many
-/// connections are spectators'.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Presence {
-    pub black: bool,
-    pub white: bool,
-    pub spectators: u32,
-}
-
-impl Presence {
-    /// Whether `colour`'s player has a live connection.
-    pub fn of(self, colour: Stone) -> bool {
-        match colour {
-            Stone::Black => self.black,
-            Stone::White => self.white,
-        }
-    }
-}
+/// How long a new connection waits for its presence to be published before it goes on anyway.
+const PUBLISH_WAIT: Duration = Duration::from_secs(2);
 
 /// A committed state of a game, as every connection watching it receives it.
 pub struct Update {
@@ -88,6 +79,9 @@ pub enum Event {
     /// The game changed (a move, a join, an offer, a flag fall, a resignation…) to this version;
     /// the state is [`Hub::latest`].
     State(i64),
+    /// The game as read afresh after news may have been missed: every connection sends it, even
+    /// at the version it last sent.
+    Fresh,
     /// Who is connected changed.
     Presence(Presence),
     /// The game was deleted.
@@ -97,12 +91,15 @@ pub enum Event {
 /// A watched game: its channel, who watches it here, and who sits at it.
 struct Watched {
     sender: broadcast::Sender<Event>,
-    /// Live connections by player id.
+    /// Live connections here, by player id.
     viewers: HashMap<String, u32>,
     black: Option<String>,
     white: Option<String>,
     /// The version of the game the seats were read from.
     version: i64,
+    /// Who is connected here.
+    local: Presence,
+    /// Who is connected anywhere, as last told to the connections.
     presence: Presence,
     /// The game as last committed while watched.
     latest: Option<Arc<Update>>,
@@ -116,6 +113,7 @@ impl Watched {
             black: None,
             white: None,
             version: i64::MIN,
+            local: Presence::default(),
             presence: Presence::default(),
             latest: None,
         };
@@ -135,14 +133,21 @@ impl Watched {
         self.white = player(&game.seats.white);
     }
 
-    /// Works out the presence again; the new one if it changed.
-    fn refresh(&mut self) -> Option<Presence> {
+    /// The newest version known here.
+    fn newest(&self) -> i64 {
+        self.latest
+            .as_ref()
+            .map_or(self.version, |u| u.game.row.version.max(self.version))
+    }
+
+    /// Works out who is connected here again; whether that changed.
+    fn count_local(&mut self) -> bool {
         let connected =
             |seat: &Option<String>| seat.as_ref().is_some_and(|p| self.viewers.contains_key(p));
         let seated = |player: &str| {
             self.black.as_deref() == Some(player) || self.white.as_deref() == Some(player)
         };
-        let presence = Presence {
+        let local = Presence {
             black: connected(&self.black),
             white: connected(&self.white),
             spectators: self
@@ -152,22 +157,101 @@ impl Watched {
                 .map(|(_, &n)| n)
                 .sum(),
         };
-        (presence != self.presence).then(|| {
+        let changed = local != self.local;
+        self.local = local;
+        changed
+    }
+
+    /// Sets who is connected anywhere, `elsewhere` being the other instances' part; tells the
+    /// connections if it changed.
+    fn tell(&mut self, elsewhere: Presence) {
+        let presence = self.local.with(elsewhere);
+        if presence != self.presence {
             self.presence = presence;
-            presence
-        })
+            // No receiver left is no error: the last one is leaving.
+            let _ = self.sender.send(Event::Presence(presence));
+        }
     }
 }
 
+/// Another instance's view of a game.
+#[derive(Debug, Clone, Copy)]
+struct Remote {
+    seq: i64,
+    presence: Presence,
+    /// When this process learned it.
+    heard_at: Instant,
+}
+
+/// What the hub's lock guards.
+#[derive(Default)]
+struct Games {
+    watched: HashMap<String, Watched>,
+    /// Every other instance's view of every game it holds connections to: game → instance →
+    /// view (PostgreSQL only).
+    remote: HashMap<String, HashMap<String, Remote>>,
+}
+
+impl Games {
+    /// The other instances' part of a game's presence.
+    fn elsewhere(&self, id: &str) -> Presence {
+        self.remote.get(id).map_or(Presence::default(), |views| {
+            views
+                .values()
+                .fold(Presence::default(), |all, r| all.with(r.presence))
+        })
+    }
+
+    /// Recounts who is connected to watched game `id` here and anywhere, telling its
+    /// connections; whether this instance's own view changed (and is to be published).
+    fn recount(&mut self, id: &str) -> bool {
+        let elsewhere = self.elsewhere(id);
+        let Some(watched) = self.watched.get_mut(id) else {
+            return false;
+        };
+        let local_changed = watched.count_local();
+        watched.tell(elsewhere);
+        local_changed
+    }
+
+    /// Takes another instance's newer view of a game; whether it was newer.
+    fn hear(&mut self, news: &PresenceNews, heard_at: Instant) -> bool {
+        let views = self.remote.entry(news.game_id.clone()).or_default();
+        if views
+            .get(&news.instance)
+            .is_some_and(|known| known.seq >= news.seq)
+        {
+            return false;
+        }
+        views.insert(
+            news.instance.clone(),
+            Remote {
+                seq: news.seq,
+                presence: news.presence,
+                heard_at,
+            },
+        );
+        true
+    }
+}
+
+/// A request to publish this instance's view of a game, and whom to tell when it is done.
+type Publish = (String, Option<oneshot::Sender<()>>);
+
 /// The hub of one server process.
 pub struct Hub {
+    /// Itself, for the tasks it starts.
+    me: Weak<Hub>,
+    db: Db,
     // std Mutexes, not tokio's: nothing awaits while one is held (the commit hooks that take
     // `games` run in the writer task and must not wait).
-    games: Mutex<HashMap<String, Watched>>,
+    games: Mutex<Games>,
     /// Live connections by token hash.
     tokens: Mutex<HashMap<[u8; 32], usize>>,
     per_token: usize,
     closing: watch::Sender<bool>,
+    /// Where this instance's views go to be published; None when nothing is shared (SQLite).
+    publish: Option<mpsc::UnboundedSender<Publish>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -178,14 +262,27 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Hub {
-    /// A hub allowing `per_token` live connections per token.
-    pub fn new(per_token: usize) -> Hub {
-        Hub {
-            games: Mutex::new(HashMap::new()),
+    /// A hub allowing `per_token` live connections per token, sharing presence through `db` when
+    /// other instances may use it too.
+    pub fn new(per_token: usize, db: Db) -> Arc<Hub> {
+        let publish = presence::is_shared(&db).then(mpsc::unbounded_channel);
+        let (sender, receiver) = match publish {
+            Some((sender, receiver)) => (Some(sender), Some(receiver)),
+            None => (None, None),
+        };
+        let hub = Arc::new_cyclic(|me| Hub {
+            me: me.clone(),
+            db,
+            games: Mutex::new(Games::default()),
             tokens: Mutex::new(HashMap::new()),
             per_token,
             closing: watch::channel(false).0,
+            publish: sender,
+        });
+        if let Some(receiver) = receiver {
+            tokio::spawn(publisher(hub.me.clone(), hub.db.clone(), receiver));
         }
+        hub
     }
 
     /// The most live connections a token may hold.
@@ -195,15 +292,16 @@ impl Hub {
 
     /// Game `id` as last committed while someone watched it.
     pub fn latest(&self, id: &str) -> Option<Arc<Update>> {
-        lock(&self.games).get(id)?.latest.clone()
+        lock(&self.games).watched.get(id)?.latest.clone()
     }
 
-    /// Who of game `id` is connected here now.
+    /// Who of game `id` is connected now, here or on any other instance.
     pub fn presence(&self, id: &str) -> Presence {
-        lock(&self.games)
-            .get(id)
-            .map(|w| w.presence)
-            .unwrap_or_default()
+        let games = lock(&self.games);
+        match games.watched.get(id) {
+            Some(watched) => watched.presence,
+            None => games.elsewhere(id),
+        }
     }
 
     /// A place for one more live connection of `token`; None when it holds as many as allowed.
@@ -220,36 +318,58 @@ impl Hub {
         })
     }
 
+    /// Queues this instance's view of game `id` for publishing (when shared).
+    fn publish(&self, id: &str, done: Option<oneshot::Sender<()>>) {
+        if let Some(publish) = &self.publish {
+            let _ = publish.send((id.to_string(), done));
+        }
+    }
+
     /// Starts watching `game` for `viewer` (a player id): the receiver of its news from now on,
     /// and the presence with this connection counted. Everyone already watching hears of the
     /// presence if it changed.
     pub fn subscribe(self: &Arc<Self>, game: &StoredGame, viewer: &str) -> Subscription {
+        let id = &game.row.id;
         let mut games = lock(&self.games);
         let watched = games
-            .entry(game.row.id.clone())
+            .watched
+            .entry(id.clone())
             .or_insert_with(|| Watched::new(game));
         let receiver = watched.sender.subscribe();
         *watched.viewers.entry(viewer.to_string()).or_default() += 1;
-        if let Some(presence) = watched.refresh() {
-            let _ = watched.sender.send(Event::Presence(presence));
+        if games.recount(id) {
+            self.publish(id, None);
         }
         Subscription {
             hub: self.clone(),
-            game_id: game.row.id.clone(),
+            game_id: id.clone(),
             viewer: viewer.to_string(),
             receiver,
         }
+    }
+
+    /// Waits (a little at most) until this instance's view of game `id` is published, so that
+    /// once a connection has its first state, a read through any instance sees it connected.
+    /// At once when nothing is shared.
+    pub async fn shared(&self, id: &str) {
+        if self.publish.is_none() {
+            return;
+        }
+        let (done, published) = oneshot::channel();
+        self.publish(id, Some(done));
+        let _ = tokio::time::timeout(PUBLISH_WAIT, published).await;
     }
 
     /// Brings the seats known for a watched game up to `game` as just read (a seat may have
     /// been taken between a connection's first read and its subscription); everyone hears of
     /// the presence if it changed.
     pub fn seen(&self, game: &StoredGame) {
+        let id = &game.row.id;
         let mut games = lock(&self.games);
-        if let Some(watched) = games.get_mut(&game.row.id) {
+        if let Some(watched) = games.watched.get_mut(id) {
             watched.seat(game);
-            if let Some(presence) = watched.refresh() {
-                let _ = watched.sender.send(Event::Presence(presence));
+            if games.recount(id) {
+                self.publish(id, None);
             }
         }
     }
@@ -257,7 +377,7 @@ impl Hub {
     /// One connection of `viewer` to game `id` is gone.
     fn leave(&self, id: &str, viewer: &str) {
         let mut games = lock(&self.games);
-        let Some(watched) = games.get_mut(id) else {
+        let Some(watched) = games.watched.get_mut(id) else {
             return;
         };
         if let Some(n) = watched.viewers.get_mut(viewer) {
@@ -267,9 +387,82 @@ impl Hub {
             }
         }
         if watched.viewers.is_empty() {
-            games.remove(id);
-        } else if let Some(presence) = watched.refresh() {
-            let _ = watched.sender.send(Event::Presence(presence));
+            let had_someone = !watched.local.is_empty();
+            games.watched.remove(id);
+            if had_someone {
+                self.publish(id, None);
+            }
+        } else if games.recount(id) {
+            self.publish(id, None);
+        }
+    }
+
+    /// This instance's view of game `id` (nobody, if not watched here).
+    fn local(&self, id: &str) -> Presence {
+        lock(&self.games)
+            .watched
+            .get(id)
+            .map_or(Presence::default(), |w| w.local)
+    }
+
+    /// Replaces what is known of the other instances' views by `views`, read from the database
+    /// starting at `read_at`; a view heard since then stays if newer. Watched games' connections
+    /// hear of any change.
+    fn reread(&self, views: Vec<PresenceNews>, read_at: Instant) {
+        let mut games = lock(&self.games);
+        let old = std::mem::take(&mut games.remote);
+        for news in &views {
+            games.hear(news, read_at);
+        }
+        for (game_id, instances) in old {
+            for (instance, view) in instances {
+                if view.heard_at > read_at {
+                    let news = PresenceNews {
+                        instance,
+                        game_id: game_id.clone(),
+                        presence: view.presence,
+                        seq: view.seq,
+                    };
+                    games.hear(&news, view.heard_at);
+                }
+            }
+        }
+        let watched: Vec<String> = games.watched.keys().cloned().collect();
+        for id in watched {
+            games.recount(&id);
+        }
+    }
+
+    /// Reads the other instances' views again (in a task of its own).
+    fn spawn_reread(&self) {
+        let Some(hub) = self.me.upgrade() else {
+            return;
+        };
+        tokio::spawn(async move {
+            let read_at = Instant::now();
+            match presence::elsewhere(&hub.db).await {
+                Ok(views) => hub.reread(views, read_at),
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not read the other instances' presence")
+                }
+            }
+        });
+    }
+
+    /// Takes game `id` at its newest version, read afresh, to every connection watching it;
+    /// `fresh`: even to those that sent that version already.
+    async fn reload(&self, id: &str, fresh: bool) {
+        match games::load(&self.db, id).await {
+            Ok(Some(game)) => {
+                self.take(&game);
+                if fresh {
+                    if let Some(watched) = lock(&self.games).watched.get(id) {
+                        let _ = watched.sender.send(Event::Fresh);
+                    }
+                }
+            }
+            Ok(None) => self.deleted(id),
+            Err(e) => tracing::warn!(game = %id, error = %e, "could not read a changed game"),
         }
     }
 
@@ -292,33 +485,105 @@ impl Hub {
     pub fn counts(&self) -> (usize, usize) {
         let games = lock(&self.games);
         let connections = games
+            .watched
             .values()
             .map(|w| w.viewers.values().map(|&n| n as usize).sum::<usize>())
             .sum();
-        (games.len(), connections)
+        (games.watched.len(), connections)
+    }
+
+    /// Takes `game` as the newest state of its watched game, unless an as new or newer one is
+    /// known; its connections hear of it.
+    fn take(&self, game: &Arc<StoredGame>) {
+        let id = &game.row.id;
+        let mut games = lock(&self.games);
+        let elsewhere = games.elsewhere(id);
+        let Some(watched) = games.watched.get_mut(id) else {
+            return;
+        };
+        if watched
+            .latest
+            .as_ref()
+            .is_some_and(|u| u.game.row.version >= game.row.version)
+        {
+            return;
+        }
+        watched.seat(game);
+        let local_changed = watched.count_local();
+        let presence = watched.local.with(elsewhere);
+        watched.latest = Some(Arc::new(Update::new(game.clone(), presence)));
+        // No receiver left is no error: the last one is leaving.
+        let _ = watched.sender.send(Event::State(game.row.version));
+        watched.tell(elsewhere);
+        if local_changed {
+            self.publish(id, None);
+        }
+    }
+}
+
+/// Publishes this instance's views, one after another (so the last one written is the newest),
+/// each as it is when its turn comes.
+async fn publisher(hub: Weak<Hub>, db: Db, mut queue: mpsc::UnboundedReceiver<Publish>) {
+    while let Some((id, done)) = queue.recv().await {
+        let Some(local) = hub.upgrade().map(|hub| hub.local(&id)) else {
+            return;
+        };
+        if let Err(e) = presence::publish(&db, &id, local).await {
+            tracing::warn!(game = %id, error = %e, "could not publish this instance's presence");
+        }
+        if let Some(done) = done {
+            let _ = done.send(());
+        }
     }
 }
 
 impl Watch for Hub {
     fn changed(&self, game: &Arc<StoredGame>) {
-        let mut games = lock(&self.games);
-        let Some(watched) = games.get_mut(&game.row.id) else {
-            return;
-        };
-        watched.seat(game);
-        let presence_changed = watched.refresh();
-        watched.latest = Some(Arc::new(Update::new(game.clone(), watched.presence)));
-        // No receiver left is no error: the last one is leaving.
-        let _ = watched.sender.send(Event::State(game.row.version));
-        if let Some(presence) = presence_changed {
-            let _ = watched.sender.send(Event::Presence(presence));
-        }
+        self.take(game);
     }
 
     fn deleted(&self, id: &str) {
-        if let Some(watched) = lock(&self.games).get(id) {
+        if let Some(watched) = lock(&self.games).watched.get(id) {
             let _ = watched.sender.send(Event::Gone);
         }
+    }
+
+    fn heard(&self, news: &GameNews) {
+        let newer = lock(&self.games)
+            .watched
+            .get(&news.id)
+            .is_some_and(|w| w.newest() < news.version);
+        if !newer {
+            return;
+        }
+        if let Some(hub) = self.me.upgrade() {
+            let id = news.id.clone();
+            tokio::spawn(async move { hub.reload(&id, false).await });
+        }
+    }
+
+    fn presence_heard(&self, news: &PresenceNews) {
+        let mut games = lock(&self.games);
+        if games.hear(news, Instant::now()) {
+            games.recount(&news.game_id);
+        }
+    }
+
+    fn missed(&self) {
+        self.spawn_reread();
+        let Some(hub) = self.me.upgrade() else {
+            return;
+        };
+        let watched: Vec<String> = lock(&self.games).watched.keys().cloned().collect();
+        tokio::spawn(async move {
+            for id in watched {
+                hub.reload(&id, true).await;
+            }
+        });
+    }
+
+    fn recheck_presence(&self) {
+        self.spawn_reread();
     }
 }
 
@@ -408,11 +673,18 @@ mod tests {
         sub.receiver.try_recv().ok()
     }
 
+    /// A hub on a SQLite database of its own (nothing shared).
+    async fn hub(per_token: usize) -> (Arc<Hub>, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = crate::store::tests::db_in(&dir).await;
+        (Hub::new(per_token, db), dir)
+    }
+
     /// Presence counts each seat's connections and the spectators', is pushed when it changes,
     /// follows a spectator who takes a seat, and the watched game goes when its last viewer does.
-    #[test]
-    fn presence_follows_connections_and_seats() {
-        let hub = Arc::new(Hub::new(8));
+    #[tokio::test]
+    async fn presence_follows_connections_and_seats() {
+        let (hub, _dir) = hub(8).await;
         let waiting = online_game("alice", None);
         let mut alice = hub.subscribe(&waiting, "alice");
         assert!(matches!(next(&mut alice), Some(Event::Presence(p)) if p.black && !p.white));
@@ -444,9 +716,9 @@ mod tests {
     }
 
     /// A token holds at most its number of tickets; a dropped one is given back.
-    #[test]
-    fn tickets_per_token() {
-        let hub = Arc::new(Hub::new(2));
+    #[tokio::test]
+    async fn tickets_per_token() {
+        let (hub, _dir) = hub(2).await;
         let (a, _b) = (hub.ticket([1; 32]).unwrap(), hub.ticket([1; 32]).unwrap());
         assert!(hub.ticket([1; 32]).is_none());
         assert!(hub.ticket([2; 32]).is_some(), "another token has its own");
@@ -455,13 +727,15 @@ mod tests {
     }
 
     /// A receiver that falls behind by more than the channel holds lags.
-    #[test]
-    fn a_slow_receiver_lags() {
-        let hub = Arc::new(Hub::new(8));
+    #[tokio::test]
+    async fn a_slow_receiver_lags() {
+        let (hub, _dir) = hub(8).await;
         let game = online_game("alice", Some("bob"));
         let mut slow = hub.subscribe(&game, "carol");
-        for _ in 0..CHANNEL + 1 {
-            hub.changed(&game);
+        for version in 1..=CHANNEL as i64 + 1 {
+            let mut next = StoredGame::clone(&game);
+            next.row.version = version;
+            hub.changed(&Arc::new(next));
         }
         assert!(matches!(
             slow.receiver.try_recv(),

@@ -10,11 +10,15 @@
 //! once, and the game ends at that deadline.
 //!
 //! Only one process can know which timers run: they are this process's tasks. With several
-//! instances each may arm a timer for the same game; the version-guarded write lets exactly one
-//! of them end it.
+//! instances on PostgreSQL, every instance arms a timer for every running clock: from its own
+//! commits, and from the other instances' news, which carries the deadline (and from the stored
+//! clocks again whenever that news may have had a gap). So a flag falls on time even if the
+//! instance that started the clock is gone; when it falls, every instance fires, and the
+//! version-guarded write lets exactly one of them end the game (the others find the version moved
+//! on and write nothing).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use time::OffsetDateTime;
@@ -22,7 +26,7 @@ use tokio::task::AbortHandle;
 
 use super::clock::flag_fall;
 use crate::store::games::{self, StoredGame, Written};
-use crate::store::{now_exact, Db, StoreError, Watch};
+use crate::store::{now_exact, Db, GameNews, StoreError, Watch};
 
 /// How long a timer waits before trying again when its write failed (the database busy).
 const RETRY: Duration = Duration::from_secs(1);
@@ -32,6 +36,7 @@ const ATTEMPTS: usize = 60;
 /// A timer waiting for a deadline.
 struct Armed {
     version: i64,
+    deadline: OffsetDateTime,
     task: AbortHandle,
 }
 
@@ -39,6 +44,8 @@ type ArmedMap = Arc<Mutex<HashMap<String, Armed>>>;
 
 /// This process's flag timers.
 pub struct Timers {
+    /// Itself, for the tasks it starts.
+    me: Weak<Timers>,
     db: Db,
     // A std Mutex, not tokio's: nothing awaits while it is held (the commit hooks take it).
     armed: ArmedMap,
@@ -49,11 +56,12 @@ fn lock(armed: &ArmedMap) -> std::sync::MutexGuard<'_, HashMap<String, Armed>> {
 }
 
 impl Timers {
-    pub fn new(db: Db) -> Timers {
-        Timers {
+    pub fn new(db: Db) -> Arc<Timers> {
+        Arc::new_cyclic(|me| Timers {
+            me: me.clone(),
             db,
             armed: Default::default(),
-        }
+        })
     }
 
     /// Arms the timer of game `id` at `version` for `deadline`, replacing an older one; with no
@@ -61,8 +69,8 @@ impl Timers {
     fn arm(&self, id: &str, version: i64, deadline: Option<OffsetDateTime>) {
         let mut armed = lock(&self.armed);
         if let Some(old) = armed.get(id) {
-            if old.version > version {
-                // A hook for an older version: the newer timer stands.
+            if old.version > version || (old.version == version && Some(old.deadline) == deadline) {
+                // News of an older version, or of this one again: the timer armed stands.
                 return;
             }
         }
@@ -84,6 +92,7 @@ impl Timers {
             id.to_string(),
             Armed {
                 version,
+                deadline,
                 task: task.abort_handle(),
             },
         );
@@ -107,9 +116,28 @@ impl Timers {
 impl Watch for Timers {
     fn changed(&self, game: &Arc<StoredGame>) {
         let deadline = game.row.clock.and_then(|c| c.deadline);
-        if deadline.is_some() || lock(&self.armed).contains_key(&game.row.id) {
-            self.arm(&game.row.id, game.row.version, deadline);
+        self.heard(&GameNews {
+            id: game.row.id.clone(),
+            version: game.row.version,
+            deadline,
+        });
+    }
+
+    fn heard(&self, news: &GameNews) {
+        if news.deadline.is_some() || lock(&self.armed).contains_key(&news.id) {
+            self.arm(&news.id, news.version, news.deadline);
         }
+    }
+
+    fn missed(&self) {
+        let Some(timers) = self.me.upgrade() else {
+            return;
+        };
+        tokio::spawn(async move {
+            if let Err(e) = timers.rearm_all().await {
+                tracing::warn!(error = %e, "could not re-arm the running clocks");
+            }
+        });
     }
 
     fn deleted(&self, id: &str) {

@@ -1,4 +1,6 @@
-//! `gomoku-server backup <path>`: a consistent copy of a database, made without touching it.
+//! `gomoku-server backup <path>`: a consistent copy of a SQLite database, made without touching
+//! it. A PostgreSQL database is backed up with PostgreSQL's own tools (`pg_dump`, or a base
+//! backup with WAL archiving), which also restore it; asked to back one up, this says so.
 //!
 //! The source is opened read-only, is never created and never migrated: a backup of a database
 //! written by an older version copies it as it is (the server migrates the copy when it starts
@@ -15,6 +17,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection};
 
 use super::in_memory;
+use super::postgres::is_url as is_postgres;
 
 #[derive(Debug, thiserror::Error)]
 pub enum BackupError {
@@ -22,6 +25,12 @@ pub enum BackupError {
     BadUrl { url: String, why: String },
     #[error("{url:?} is an in-memory database: there is nothing to back up")]
     InMemory { url: String },
+    #[error(
+        "{url:?} is a PostgreSQL database: back it up with PostgreSQL's own tools, e.g. \
+         `pg_dump --format=custom --file=gomoku.dump <url>` (restore with `pg_restore`), or a \
+         base backup with WAL archiving for point-in-time recovery"
+    )]
+    Postgres { url: String },
     #[error("no database file at {0} (backup never creates one; check --database-url)")]
     NoSource(PathBuf),
     #[error("{0} already exists (backup writes a new file and never overwrites one)")]
@@ -45,6 +54,11 @@ pub async fn backup(
     target: &Path,
     busy_timeout: Duration,
 ) -> Result<(), BackupError> {
+    if is_postgres(database_url) {
+        return Err(BackupError::Postgres {
+            url: redacted(database_url),
+        });
+    }
     if in_memory(database_url) {
         return Err(BackupError::InMemory {
             url: database_url.to_string(),
@@ -81,4 +95,44 @@ pub async fn backup(
         .await?;
     conn.close().await?;
     Ok(())
+}
+
+/// A database URL without its password, fit for a message.
+fn redacted(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    match rest.split_once('@') {
+        Some((user, host)) => {
+            let user = user.split(':').next().unwrap_or_default();
+            format!("{scheme}://{user}@{host}")
+        }
+        None => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A PostgreSQL URL is refused as a mistake of usage, naming pg_dump and not the password.
+    #[tokio::test]
+    async fn postgres_is_pg_dumps_job() {
+        let url = "postgres://gomoku:secret@db.example:5432/gomoku";
+        let e = backup(
+            url,
+            Path::new("/nonexistent/copy.db"),
+            Duration::from_secs(1),
+        )
+        .await
+        .unwrap_err();
+        assert!(e.is_usage());
+        let message = e.to_string();
+        assert!(message.contains("pg_dump"), "{message}");
+        assert!(!message.contains("secret"), "{message}");
+        assert!(
+            message.contains("gomoku@db.example:5432/gomoku"),
+            "{message}"
+        );
+    }
 }

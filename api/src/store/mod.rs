@@ -1,51 +1,59 @@
-//! Storage: SQLite through sqlx. Maps rows to the rules' types and knows nothing of HTTP.
+//! Storage: SQLite or PostgreSQL through sqlx. Maps rows to the rules' types and knows nothing of
+//! HTTP.
 //!
-//! Reads go through a pool of several connections (WAL lets readers run beside the writer).
-//! Writes go through [`writer`]: one connection, owned by one task, committing the writes that
-//! wait at the same moment in one transaction. SQLite admits one writer at a time anyway, and
-//! queueing writers here beats letting them contend inside SQLite, whose busy handler sleeps in
-//! steps of milliseconds.
+//! The handlers call one small interface: the operations of [`games`], [`players`] and
+//! [`presence`] on a [`Db`]. A `Db` is an enum over the two backends' own stores, and each
+//! operation is one `match` that hands the call to the backend's module, where its SQL lives
+//! ([`sqlite`], [`postgres`], each beside its migrations in `migrations/sqlite/` and
+//! `migrations/postgres/`). An enum rather than a trait object: the set of backends is closed and
+//! known here, the operations are async (a trait object would box every future and every
+//! result type), and the compiler checks that each operation covers both backends. What is
+//! neither backend's (the model types, row mapping, the position cache, the change a write makes)
+//! is written once, above them. No sqlx type crosses out of this module.
 //!
-//! Queries live next to their tables: [`players`] (players and sessions) and [`games`] (games
-//! and their moves). What they take and return are the rules' types and the store's own; no
-//! sqlx type crosses out of this module, so the layers above would not notice another backend.
-//! [`backup`] copies a database without opening it for writing.
+//! - SQLite (`sqlite://…`, the default): one process owns the file. Reads go through a pool of
+//!   several connections (WAL lets readers run beside the writer); writes go through [`writer`]:
+//!   one connection, owned by one task, committing the writes that wait at the same moment in
+//!   one transaction (group commit). Its position cache is the truth, since nothing else writes.
+//! - PostgreSQL (`postgres://…`): any number of server instances share the database. Every write
+//!   is its own transaction, guarded by the game's version and the database's keys; the position
+//!   cache is checked against the stored version on every load; the news of other instances'
+//!   commits arrives through `LISTEN/NOTIFY`.
 //!
 //! What else must hear of a committed change (the live hub, the clock timers) registers a
-//! [`Watch`]: the writer tells it of every change and deletion of a game right after the commit,
-//! in commit order, before the request that made it is answered.
+//! [`Watch`]: it hears of every change and deletion of a game this process commits, right after
+//! the commit and before the request that made it is answered, and, on PostgreSQL, of what the
+//! other instances commit. [`backup`] copies a SQLite database without opening it for writing.
 
 pub mod backup;
 pub mod games;
 pub mod players;
-mod sqlite;
+pub mod postgres;
+pub mod presence;
+pub mod sqlite;
 pub mod writer;
 
-use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{ConnectOptions, SqliteConnection, SqlitePool};
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
-use crate::config::{Config, Synchronous};
+use crate::config::Config;
 use games::cache::PositionCache;
 use games::StoredGame;
+pub use presence::{Presence, PresenceNews};
 pub use sqlite::in_memory;
-use sqlite::is_busy;
-use writer::{WriteFailed, Writer};
-
-/// Connections for concurrent reads (the writer has its own).
-const READ_CONNECTIONS: u32 = 8;
+use writer::WriteFailed;
 
 /// Failures of the store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("database: {0}")]
     Sql(sqlx::Error),
-    /// Another process held the database past the busy timeout (or no connection was free).
+    /// The database could not take the request in time: another process held SQLite's write
+    /// lock, or a PostgreSQL row lock, past the busy timeout; no connection was free; or the
+    /// PostgreSQL server is unreachable or restarting. Worth retrying.
     #[error("the database is busy")]
     Busy,
     /// The writer could not carry out this write: its batch failed as a whole (or panicked), a
@@ -53,14 +61,14 @@ pub enum StoreError {
     #[error("write batch failed: {0}")]
     Batch(String),
     /// Stored data the rules refuse, or a stored name no type knows (a correct server never
-    /// writes it; it would mean the file was edited by hand or by a newer version).
+    /// writes it; it would mean the data was edited by hand or by a newer version).
     #[error("stored row {0} is inconsistent: {1}")]
     Corrupt(String, String),
 }
 
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> StoreError {
-        if is_busy(&e) {
+        if sqlite::is_busy(&e) || postgres::is_busy(&e) {
             StoreError::Busy
         } else {
             StoreError::Sql(e)
@@ -77,14 +85,46 @@ impl From<WriteFailed> for StoreError {
     }
 }
 
-/// Hears of every committed change to a game, in commit order. Called in the writer task right
-/// after the commit and before the caller is answered, so it must neither block nor await: hand
-/// the news on (a broadcast send, a spawned task) and return.
+impl StoreError {
+    /// A unique or primary key refused the write: another writer got there first.
+    fn is_unique_violation(&self) -> bool {
+        matches!(self, StoreError::Sql(e) if e
+            .as_database_error()
+            .is_some_and(|d| d.is_unique_violation()))
+    }
+}
+
+/// Another server instance committed a change of a game (PostgreSQL only): its id, its version
+/// now, and when its running clock's flag falls.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameNews {
+    pub id: String,
+    pub version: i64,
+    pub deadline: Option<OffsetDateTime>,
+}
+
+/// Hears of every committed change to a game. Called right after the commit (in the SQLite
+/// writer's task, in commit order; on PostgreSQL in the committing request's task) and before
+/// the caller is answered, or from the listener of other instances' news, so it must neither
+/// block nor await: hand the news on (a broadcast send, a spawned task) and return. A watcher
+/// must take each game's versions as they come, newest wins: on PostgreSQL two commits of one
+/// game may be heard in either order (once directly, once through the listener).
 pub trait Watch: Send + Sync {
     /// `game` as it now is.
     fn changed(&self, game: &Arc<StoredGame>);
     /// Game `id` was deleted.
     fn deleted(&self, id: &str);
+    /// Another instance committed a change of a game (PostgreSQL's `NOTIFY`).
+    fn heard(&self, _news: &GameNews) {}
+    /// Another instance's live connections to a game changed.
+    fn presence_heard(&self, _news: &PresenceNews) {}
+    /// News from other instances may have been lost (the listener reconnected): whatever was
+    /// learned from them is to be read again from the database, and every live socket sent a
+    /// fresh state.
+    fn missed(&self) {}
+    /// Time to read the other instances' presence again (every heartbeat): an instance that
+    /// stopped beating is gone, with its connections.
+    fn recheck_presence(&self) {}
 }
 
 /// The watchers of a database, set once (at start, before serving); shared by every clone.
@@ -107,6 +147,30 @@ impl Watchers {
             watch.deleted(id);
         }
     }
+
+    fn heard(&self, news: &GameNews) {
+        for watch in self.all() {
+            watch.heard(news);
+        }
+    }
+
+    fn presence_heard(&self, news: &PresenceNews) {
+        for watch in self.all() {
+            watch.presence_heard(news);
+        }
+    }
+
+    fn missed(&self) {
+        for watch in self.all() {
+            watch.missed();
+        }
+    }
+
+    fn recheck_presence(&self) {
+        for watch in self.all() {
+            watch.recheck_presence();
+        }
+    }
 }
 
 impl std::fmt::Debug for Watchers {
@@ -115,106 +179,91 @@ impl std::fmt::Debug for Watchers {
     }
 }
 
-/// The database: a read pool and the single writer, on the same file.
+/// What both backends' stores hold besides their connections.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Shared {
+    pub(crate) positions: Arc<PositionCache>,
+    pub(crate) watchers: Watchers,
+}
+
+/// The database, on one backend or the other. Cheap to clone.
 #[derive(Debug, Clone)]
-pub struct Db {
-    read: SqlitePool,
-    writer: Writer<SqliteConnection>,
-    positions: Arc<PositionCache>,
-    watchers: Watchers,
+pub enum Db {
+    Sqlite(sqlite::Store),
+    Postgres(postgres::Store),
 }
 
 impl Db {
-    /// Opens (creating if missing) the database named by the config, with WAL, foreign keys,
-    /// the configured `synchronous` and busy timeout.
+    /// Opens the database named by the config: a SQLite file (created if missing) for a
+    /// `sqlite:` URL, a PostgreSQL database for a `postgres://` or `postgresql://` one.
     pub async fn open(config: &Config) -> Result<Db, sqlx::Error> {
-        let options = SqliteConnectOptions::from_str(&config.database_url)?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .foreign_keys(true)
-            .synchronous(match config.synchronous {
-                Synchronous::Full => SqliteSynchronous::Full,
-                Synchronous::Normal => SqliteSynchronous::Normal,
-            })
-            .busy_timeout(config.busy_timeout());
-        let read = SqlitePoolOptions::new()
-            .max_connections(READ_CONNECTIONS)
-            .acquire_timeout(config.busy_timeout().max(Duration::from_millis(100)))
-            .connect_with(options.clone())
-            .await?;
-        let conn: SqliteConnection = options.connect().await?;
-        Ok(Db {
-            read,
-            writer: Writer::start(conn, config.busy_timeout()),
-            positions: Default::default(),
-            watchers: Watchers::default(),
-        })
+        if postgres::is_url(&config.database_url) {
+            Ok(Db::Postgres(postgres::Store::open(config).await?))
+        } else {
+            Ok(Db::Sqlite(sqlite::Store::open(config).await?))
+        }
     }
 
-    /// Registers what must hear of every committed change from now on. Once per database: a
-    /// second call changes nothing and returns false.
+    /// Registers what must hear of every committed change from now on, and on PostgreSQL starts
+    /// listening to the other instances' news. Once per database: a second call changes nothing
+    /// and returns false.
     pub fn watch(&self, watchers: Vec<Arc<dyn Watch>>) -> bool {
-        self.watchers.0.set(watchers).is_ok()
+        if self.shared().watchers.0.set(watchers).is_err() {
+            return false;
+        }
+        if let Db::Postgres(pg) = self {
+            pg.listen();
+        }
+        true
     }
 
     /// Whether the database answers (for the health check).
     pub async fn ping(&self) -> Result<(), StoreError> {
-        sqlx::query("select 1").execute(&self.read).await?;
-        Ok(())
-    }
-
-    /// Applies the migrations in `migrations/` that this database has not seen yet. Runs at
-    /// start, before any request, on a pooled connection.
-    ///
-    /// Foreign keys are off while they run, as SQLite's procedure for rebuilding a table needs:
-    /// dropping a table that others reference would otherwise delete their rows through `on
-    /// delete cascade`. sqlx runs each migration in a transaction, where that PRAGMA has no
-    /// effect, so it is set on the connection first; every reference is checked afterwards, and
-    /// a violation stops the start.
-    pub async fn migrate(&self) -> Result<(), sqlx::migrate::MigrateError> {
-        let mut conn = self.read.acquire().await?;
-        sqlx::query("pragma foreign_keys = off")
-            .execute(&mut *conn)
-            .await?;
-        let migrated = sqlx::migrate!("./migrations").run(&mut *conn).await;
-        let dangling = sqlx::query("pragma foreign_key_check")
-            .fetch_all(&mut *conn)
-            .await;
-        sqlx::query("pragma foreign_keys = on")
-            .execute(&mut *conn)
-            .await?;
-        migrated?;
-        match dangling?.len() {
-            0 => Ok(()),
-            n => Err(sqlx::migrate::MigrateError::Source(
-                format!("{n} rows reference rows that do not exist after migrating").into(),
-            )),
+        match self {
+            Db::Sqlite(s) => s.ping().await,
+            Db::Postgres(p) => p.ping().await,
         }
     }
 
-    /// The pool for reads.
-    fn reader(&self) -> &SqlitePool {
-        &self.read
+    /// Applies the migrations of the backend (`migrations/sqlite/` or `migrations/postgres/`)
+    /// that this database has not seen yet. Runs at start, before any request.
+    pub async fn migrate(&self) -> Result<(), sqlx::migrate::MigrateError> {
+        match self {
+            Db::Sqlite(s) => s.migrate().await,
+            Db::Postgres(p) => p.migrate().await,
+        }
     }
 
-    /// The single writer, through which every write goes.
-    fn writer(&self) -> &Writer<SqliteConnection> {
-        &self.writer
+    /// How long a session read from the database may be believed before it is read again. On
+    /// SQLite this process is the only one that can end a session, and it drops an ended one
+    /// from its cache at once, so a minute is safe; on PostgreSQL any instance may end a session
+    /// at any time, so none is believed without reading it (one lookup by primary key).
+    pub fn session_recheck(&self) -> Duration {
+        match self {
+            Db::Sqlite(_) => sqlite::SESSION_RECHECK,
+            Db::Postgres(_) => Duration::ZERO,
+        }
     }
 
-    /// Games as last committed, with their rebuilt positions (shared with the writer's hooks).
-    fn positions(&self) -> &Arc<PositionCache> {
-        &self.positions
-    }
-
-    fn watchers(&self) -> &Watchers {
-        &self.watchers
-    }
-
-    /// Closes the read pool, letting in-flight statements finish. The writer stops once the
-    /// last handle to it is dropped.
+    /// Closes the connections, letting in-flight statements finish; on PostgreSQL this
+    /// instance's presence goes first, so the others see its connections gone at once.
     pub async fn close(&self) {
-        self.read.close().await;
+        match self {
+            Db::Sqlite(s) => s.close().await,
+            Db::Postgres(p) => p.close().await,
+        }
+    }
+
+    fn shared(&self) -> &Shared {
+        match self {
+            Db::Sqlite(s) => &s.shared,
+            Db::Postgres(p) => &p.shared,
+        }
+    }
+
+    /// Games as last committed or loaded, with their rebuilt positions.
+    fn positions(&self) -> &Arc<PositionCache> {
+        &self.shared().positions
     }
 }
 
@@ -265,12 +314,48 @@ pub fn parse_timestamp(s: &str) -> Option<OffsetDateTime> {
 pub(crate) mod tests {
     use super::*;
 
-    /// A migrated database in a file of `dir`.
+    /// A migrated SQLite database in a file of `dir`.
     pub(crate) async fn db_in(dir: &tempfile::TempDir) -> Db {
         let url = format!("sqlite://{}", dir.path().join("t.db").display());
-        let db = Db::open(&Config::for_database(&url)).await.unwrap();
+        migrated(&url).await
+    }
+
+    async fn migrated(url: &str) -> Db {
+        let db = Db::open(&Config::for_database(url)).await.unwrap();
         db.migrate().await.unwrap();
         db
+    }
+
+    /// What keeps a test database alive: its folder, or its PostgreSQL database.
+    pub(crate) enum Keep {
+        Folder(#[allow(dead_code)] tempfile::TempDir),
+        Postgres(#[allow(dead_code)] gomoku_testkit::postgres::PgDatabase),
+    }
+
+    /// A migrated database on each backend the tests can reach: SQLite always, PostgreSQL when
+    /// `GOMOKU_TEST_DATABASE` names a cluster (`scripts/test.sh` starts one).
+    pub(crate) async fn each_backend() -> Vec<(Db, Keep)> {
+        let dir = tempfile::tempdir().unwrap();
+        let mut dbs = vec![(db_in(&dir).await, Keep::Folder(dir))];
+        match gomoku_testkit::postgres::cluster() {
+            Some(cluster) => {
+                let pg = gomoku_testkit::postgres::PgDatabase::create(&cluster);
+                dbs.push((migrated(pg.url()).await, Keep::Postgres(pg)));
+            }
+            None => eprintln!("PostgreSQL not tested: GOMOKU_TEST_DATABASE names no cluster"),
+        }
+        dbs
+    }
+
+    impl Db {
+        /// Runs statements behind the store's back (tests that corrupt data).
+        pub(crate) async fn execute_raw(&self, statements: &[&str]) {
+            match self {
+                Db::Sqlite(s) => s.execute_raw(statements).await,
+                Db::Postgres(p) => p.execute_raw(statements).await,
+            }
+            .unwrap()
+        }
     }
 
     /// Stored timestamps have a fixed width, parse as RFC 3339, and sort as text in time order.

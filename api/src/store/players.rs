@@ -1,17 +1,16 @@
-//! Players, their display names and their sessions. A session row holds only the SHA-256 of its
-//! bearer token, and when it was last used (refreshed at most once a day, so that reads stay
-//! reads). A new player is named "棋手" and four random digits until they choose a name.
+//! Players, their display names and their sessions: the operations, each handed to the
+//! backend's own SQL. A session row holds only the SHA-256 of its bearer token, and when it was
+//! last used (refreshed at most once a day, so that reads stay reads). A new player is named
+//! "棋手" and four random digits until they choose a name.
 //!
 //! Starting a session is one write: it may end the session the client held before (renewing it
 //! for the same player when that session is still recent enough), make the player, and record
 //! the new session, all in one transaction.
 
 use rand::Rng;
-use sqlx::Row;
 use time::OffsetDateTime;
 
-use super::writer::OnCommit;
-use super::{now, parse_timestamp, timestamp, Db, StoreError};
+use super::{Db, StoreError};
 
 /// The name a new player gets: "棋手" and four digits.
 pub fn default_name() -> String {
@@ -55,193 +54,79 @@ pub async fn start_session(
     previous: Option<Previous<'_>>,
 ) -> Result<String, StoreError> {
     let previous = previous.map(|p| (p.token_hash, p.renewable_since.to_string()));
-    db.writer()
-        .write(move |conn| {
-            let (who, previous) = (who.clone(), previous.clone());
-            Box::pin(async move {
-                let at = now();
-                let mut renewed = None;
-                if let Some((hash, since)) = previous {
-                    let ended = sqlx::query(
-                        "delete from sessions where token_hash = ? \
-                         returning player_id, last_used_at",
-                    )
-                    .bind(&hash[..])
-                    .fetch_optional(&mut *conn)
-                    .await?;
-                    renewed = ended
-                        .map(|r| (r.get::<String, _>(0), r.get::<String, _>(1)))
-                        .filter(|(_, last_used)| *last_used >= since)
-                        .map(|(player, _)| player);
-                }
-                let player_id = match (who, renewed) {
-                    (Who::Anonymous, Some(player)) => player,
-                    (Who::Anonymous, None) => {
-                        let id = uuid::Uuid::new_v4().to_string();
-                        sqlx::query("insert into players (id, name, created_at) values (?, ?, ?)")
-                            .bind(&id)
-                            .bind(default_name())
-                            .bind(&at)
-                            .execute(&mut *conn)
-                            .await?;
-                        id
-                    }
-                    // The unique constraint on `wechat_openid` decides between racing first
-                    // logins: the same openid always maps to the same player.
-                    (Who::WeChat(openid), _) => {
-                        sqlx::query(
-                            "insert into players (id, wechat_openid, name, created_at) \
-                             values (?, ?, ?, ?) on conflict (wechat_openid) do nothing",
-                        )
-                        .bind(uuid::Uuid::new_v4().to_string())
-                        .bind(&openid)
-                        .bind(default_name())
-                        .bind(&at)
-                        .execute(&mut *conn)
-                        .await?;
-                        sqlx::query_scalar("select id from players where wechat_openid = ?")
-                            .bind(&openid)
-                            .fetch_one(&mut *conn)
-                            .await?
-                    }
-                };
-                sqlx::query(
-                    "insert into sessions (token_hash, player_id, created_at, last_used_at) \
-                     values (?, ?, ?, ?)",
-                )
-                .bind(&token_hash[..])
-                .bind(&player_id)
-                .bind(&at)
-                .bind(&at)
-                .execute(&mut *conn)
-                .await?;
-                Ok(player_id)
-            })
-        })
-        .await
+    match db {
+        Db::Sqlite(s) => s.start_session(who, token_hash, previous).await,
+        Db::Postgres(p) => p.start_session(who, token_hash, previous).await,
+    }
 }
 
 /// A player's display name; None if there is no such player.
 pub async fn name(db: &Db, player_id: &str) -> Result<Option<String>, StoreError> {
-    Ok(sqlx::query_scalar("select name from players where id = ?")
-        .bind(player_id)
-        .fetch_optional(db.reader())
-        .await?)
+    match db {
+        Db::Sqlite(s) => s.name(player_id).await,
+        Db::Postgres(p) => p.name(player_id).await,
+    }
 }
 
 /// Gives a player a new display name (already checked by the caller); false if there is no such
-/// player. Their games are dropped from the position cache once it is committed, so the next
-/// read shows the new name.
+/// player. The next read of any of their games shows the new name.
 pub async fn rename(db: &Db, player_id: &str, name: &str) -> Result<bool, StoreError> {
-    let (player_id, name) = (player_id.to_string(), name.to_string());
-    let positions = db.positions().clone();
-    let forget: OnCommit<Option<Vec<String>>> = Box::new(move |games| {
-        for id in games.iter().flatten() {
-            positions.forget(id);
-        }
-    });
-    let games = db
-        .writer()
-        .write_then(
-            move |conn| {
-                let (player_id, name) = (player_id.clone(), name.clone());
-                Box::pin(async move {
-                    let done = sqlx::query("update players set name = ? where id = ?")
-                        .bind(&name)
-                        .bind(&player_id)
-                        .execute(&mut *conn)
-                        .await?;
-                    if done.rows_affected() == 0 {
-                        return Ok::<_, StoreError>(None);
-                    }
-                    let games = sqlx::query_scalar("select game_id from seats where player_id = ?")
-                        .bind(&player_id)
-                        .fetch_all(&mut *conn)
-                        .await?;
-                    Ok(Some(games))
-                })
-            },
-            Some(forget),
-        )
-        .await?;
-    Ok(games.is_some())
+    match db {
+        Db::Sqlite(s) => s.rename(player_id, name).await,
+        Db::Postgres(p) => p.rename(player_id, name).await,
+    }
 }
 
 /// The session stored under a token hash.
 pub async fn session(db: &Db, token_hash: &[u8; 32]) -> Result<Option<Session>, StoreError> {
-    let row = sqlx::query("select player_id, last_used_at from sessions where token_hash = ?")
-        .bind(&token_hash[..])
-        .fetch_optional(db.reader())
-        .await?;
-    let Some(row) = row else {
-        return Ok(None);
-    };
-    let player_id: String = row.try_get(0)?;
-    let last_used = parse_timestamp(row.try_get(1)?).ok_or_else(|| {
-        StoreError::Corrupt(format!("session of {player_id}"), "last_used_at".into())
-    })?;
-    Ok(Some(Session {
-        player_id,
-        last_used,
-    }))
+    match db {
+        Db::Sqlite(s) => s.session(token_hash).await,
+        Db::Postgres(p) => p.session(token_hash).await,
+    }
 }
 
 /// Records that a session is being used now; returns that time.
 pub async fn touch_session(db: &Db, token_hash: [u8; 32]) -> Result<OffsetDateTime, StoreError> {
     let at = OffsetDateTime::now_utc();
-    let stored = timestamp(at);
-    db.writer()
-        .write(move |conn| {
-            let stored = stored.clone();
-            Box::pin(async move {
-                sqlx::query("update sessions set last_used_at = ? where token_hash = ?")
-                    .bind(&stored)
-                    .bind(&token_hash[..])
-                    .execute(&mut *conn)
-                    .await?;
-                Ok::<_, StoreError>(())
-            })
-        })
-        .await?;
+    match db {
+        Db::Sqlite(s) => s.touch_session(token_hash, at).await?,
+        Db::Postgres(p) => p.touch_session(token_hash, at).await?,
+    }
     Ok(at)
 }
 
 /// Ends a session (logout); false if there was none.
 pub async fn end_session(db: &Db, token_hash: [u8; 32]) -> Result<bool, StoreError> {
-    db.writer()
-        .write(move |conn| {
-            Box::pin(async move {
-                let done = sqlx::query("delete from sessions where token_hash = ?")
-                    .bind(&token_hash[..])
-                    .execute(&mut *conn)
-                    .await?;
-                Ok(done.rows_affected() > 0)
-            })
-        })
-        .await
+    match db {
+        Db::Sqlite(s) => s.end_session(token_hash).await,
+        Db::Postgres(p) => p.end_session(token_hash).await,
+    }
 }
 
 /// Deletes the sessions last used before `before` (stored form): past their idle time and the
 /// renewal grace, nothing can use them any more. Returns how many went.
 pub async fn sweep_sessions(db: &Db, before: String) -> Result<u64, StoreError> {
-    db.writer()
-        .write(move |conn| {
-            let before = before.clone();
-            Box::pin(async move {
-                let done = sqlx::query("delete from sessions where last_used_at < ?")
-                    .bind(&before)
-                    .execute(&mut *conn)
-                    .await?;
-                Ok(done.rows_affected())
-            })
-        })
-        .await
+    match db {
+        Db::Sqlite(s) => s.sweep_sessions(before).await,
+        Db::Postgres(p) => p.sweep_sessions(before).await,
+    }
+}
+
+/// A stored session from its player id and stored last use.
+pub(super) fn stored_session(player_id: String, last_used: &str) -> Result<Session, StoreError> {
+    let last_used = super::parse_timestamp(last_used).ok_or_else(|| {
+        StoreError::Corrupt(format!("session of {player_id}"), "last_used_at".into())
+    })?;
+    Ok(Session {
+        player_id,
+        last_used,
+    })
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::store::tests::db_in;
+    use crate::store::tests::each_backend;
 
     /// A new anonymous player's id, by way of a session.
     pub(crate) async fn anonymous(db: &Db) -> String {
@@ -258,84 +143,84 @@ pub(crate) mod tests {
     /// renewal gives a new player. Either way the previous session ends.
     #[tokio::test]
     async fn renewal_keeps_the_player_once() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = db_in(&dir).await;
-        let first: [u8; 32] = rand::random();
-        let alice = start_session(&db, Who::Anonymous, first, None)
-            .await
-            .unwrap();
-        let since = an_hour_ago();
-        let previous = |hash| Previous {
-            token_hash: hash,
-            renewable_since: &since,
-        };
+        for (db, _keep) in each_backend().await {
+            let first: [u8; 32] = rand::random();
+            let alice = start_session(&db, Who::Anonymous, first, None)
+                .await
+                .unwrap();
+            let since = an_hour_ago();
+            let previous = |hash| Previous {
+                token_hash: hash,
+                renewable_since: &since,
+            };
 
-        let second: [u8; 32] = rand::random();
-        let renewed = start_session(&db, Who::Anonymous, second, Some(previous(first)))
-            .await
-            .unwrap();
-        assert_eq!(renewed, alice);
-        assert_eq!(session(&db, &first).await.unwrap(), None);
+            let second: [u8; 32] = rand::random();
+            let renewed = start_session(&db, Who::Anonymous, second, Some(previous(first)))
+                .await
+                .unwrap();
+            assert_eq!(renewed, alice);
+            assert_eq!(session(&db, &first).await.unwrap(), None);
 
-        let again = start_session(&db, Who::Anonymous, rand::random(), Some(previous(first)))
-            .await
-            .unwrap();
-        assert_ne!(again, alice, "a token renews once");
+            let again = start_session(&db, Who::Anonymous, rand::random(), Some(previous(first)))
+                .await
+                .unwrap();
+            assert_ne!(again, alice, "a token renews once");
 
-        // Last used before the renewal window: ended, but not renewed.
-        let future = crate::store::ago(std::time::Duration::ZERO);
-        let late = Previous {
-            token_hash: second,
-            renewable_since: &future,
-        };
-        let fresh = start_session(&db, Who::Anonymous, rand::random(), Some(late))
-            .await
-            .unwrap();
-        assert_ne!(fresh, alice);
-        assert_eq!(session(&db, &second).await.unwrap(), None);
+            // Last used before the renewal window: ended, but not renewed.
+            let future = crate::store::ago(std::time::Duration::ZERO);
+            let late = Previous {
+                token_hash: second,
+                renewable_since: &future,
+            };
+            let fresh = start_session(&db, Who::Anonymous, rand::random(), Some(late))
+                .await
+                .unwrap();
+            assert_ne!(fresh, alice);
+            assert_eq!(session(&db, &second).await.unwrap(), None);
+        }
     }
 
     /// With WeChat the openid decides the player, and the previous session only ends.
     #[tokio::test]
     async fn wechat_openid_decides() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = db_in(&dir).await;
-        let anonymous: [u8; 32] = rand::random();
-        let someone = start_session(&db, Who::Anonymous, anonymous, None)
+        for (db, _keep) in each_backend().await {
+            let anonymous: [u8; 32] = rand::random();
+            let someone = start_session(&db, Who::Anonymous, anonymous, None)
+                .await
+                .unwrap();
+            let since = an_hour_ago();
+            let a = start_session(
+                &db,
+                Who::WeChat("o1".into()),
+                rand::random(),
+                Some(Previous {
+                    token_hash: anonymous,
+                    renewable_since: &since,
+                }),
+            )
             .await
             .unwrap();
-        let since = an_hour_ago();
-        let a = start_session(
-            &db,
-            Who::WeChat("o1".into()),
-            rand::random(),
-            Some(Previous {
-                token_hash: anonymous,
-                renewable_since: &since,
-            }),
-        )
-        .await
-        .unwrap();
-        let b = start_session(&db, Who::WeChat("o1".into()), rand::random(), None)
-            .await
-            .unwrap();
-        assert_eq!(a, b);
-        assert_ne!(a, someone);
-        assert_eq!(session(&db, &anonymous).await.unwrap(), None);
+            let b = start_session(&db, Who::WeChat("o1".into()), rand::random(), None)
+                .await
+                .unwrap();
+            assert_eq!(a, b);
+            assert_ne!(a, someone);
+            assert_eq!(session(&db, &anonymous).await.unwrap(), None);
+        }
     }
 
     /// A new player has a default name of "棋手" and four digits; a new name is stored.
     #[tokio::test]
     async fn names() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = db_in(&dir).await;
-        let alice = anonymous(&db).await;
-        let first = name(&db, &alice).await.unwrap().unwrap();
-        let digits = first.strip_prefix("棋手").expect("default name");
-        assert!(digits.len() == 4 && digits.bytes().all(|b| b.is_ascii_digit()));
-        assert!(rename(&db, &alice, "小明").await.unwrap());
-        assert_eq!(name(&db, &alice).await.unwrap().as_deref(), Some("小明"));
-        assert!(!rename(&db, "nobody", "x").await.unwrap());
-        assert_eq!(name(&db, "nobody").await.unwrap(), None);
+        for (db, _keep) in each_backend().await {
+            let alice = anonymous(&db).await;
+            let first = name(&db, &alice).await.unwrap().unwrap();
+            let digits = first.strip_prefix("棋手").expect("default name");
+            assert!(digits.len() == 4 && digits.bytes().all(|b| b.is_ascii_digit()));
+            assert!(rename(&db, &alice, "小明").await.unwrap());
+            assert_eq!(name(&db, &alice).await.unwrap().as_deref(), Some("小明"));
+            assert!(!rename(&db, "nobody", "x").await.unwrap());
+            assert_eq!(name(&db, "nobody").await.unwrap(), None);
+        }
     }
 }

@@ -2,6 +2,7 @@
 //! (`api/benches`) share, so that each of them is written once:
 //! - [`server`]: the harness that runs the real `gomoku-server` binary on 127.0.0.1:0 against a
 //!   database it owns, and restarts, kills or stops it.
+//! - [`postgres`]: the PostgreSQL cluster the suite may run against, and a database per test.
 //! - [`client`]: the one API client ([`Api`], [`Player`], [`Reply`]), error-code helpers,
 //!   [`race`] and the [`Stats`] a run reports to.
 //! - [`live`]: the live WebSocket client ([`Live`]) of a game's `/live` stream.
@@ -12,13 +13,14 @@
 //! - [`lines`]: the game lines several tests play.
 //!
 //! Nothing here is mocked: every check goes through real HTTP to the real binary and reads the
-//! real database file.
+//! real database (a SQLite file, or a database on a real PostgreSQL).
 
 pub mod client;
 pub mod crash;
 pub mod lines;
 pub mod live;
 pub mod online;
+pub mod postgres;
 pub mod server;
 pub mod state;
 pub mod stored;

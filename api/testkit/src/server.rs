@@ -7,8 +7,10 @@
 //!   get it from Cargo through [`gomoku_server!`](crate::gomoku_server); the stress tool looks
 //!   next to itself or takes `--server-bin`.
 //! - [`Database`]: where the games live. It outlives any one process, so a restart, or several
-//!   servers started on one database at once, see the same games. A server is told only its URL,
-//!   so a second backend is one more constructor here, not a change in every test.
+//!   servers started on one database at once, see the same games. A server is told only its URL.
+//!   Unless a test asks for a particular one, a server gets a [`Database::fresh`] one on the
+//!   backend the suite runs against (SQLite, or PostgreSQL when `GOMOKU_TEST_DATABASE` names a
+//!   cluster), so the same tests run on both.
 //! - [`Server`]: one running process. It keeps the [`ServerBuilder`] it came from, so
 //!   [`Server::restart`] starts exactly the same thing again on the same database.
 
@@ -20,6 +22,8 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
+
+use crate::postgres::{self, PgDatabase};
 
 /// The flags a server needs when a test sends many writes with one token.
 pub const NO_RATE_LIMIT: &[&str] = &["--write-rate-limit", "0"];
@@ -74,8 +78,8 @@ impl ServerBinary {
     }
 }
 
-/// Where a server stores its games; cheap to clone, and what it owns (a temporary folder) lives
-/// until the last clone and the last server on it are gone.
+/// Where a server stores its games; cheap to clone, and what it owns (a temporary folder, a
+/// PostgreSQL database) lives until the last clone and the last server on it are gone.
 #[derive(Clone)]
 pub struct Database(Arc<Location>);
 
@@ -86,9 +90,33 @@ struct Location {
     sqlite_file: Option<PathBuf>,
     /// Removed on drop, with everything in it.
     _dir: Option<TempDir>,
+    /// Dropped on drop.
+    _postgres: Option<PgDatabase>,
 }
 
 impl Database {
+    /// A new, empty database on the backend the suite runs against: a PostgreSQL database of its
+    /// own on the cluster `GOMOKU_TEST_DATABASE` names, or else a SQLite file of its own.
+    pub fn fresh() -> Database {
+        Database::postgres().unwrap_or_else(Database::temp_sqlite)
+    }
+
+    /// A new, empty PostgreSQL database, if the suite runs on PostgreSQL.
+    pub fn postgres() -> Option<Database> {
+        let database = PgDatabase::create(&postgres::cluster()?);
+        Some(Database(Arc::new(Location {
+            url: database.url().to_string(),
+            sqlite_file: None,
+            _dir: None,
+            _postgres: Some(database),
+        })))
+    }
+
+    /// Whether this is a PostgreSQL database.
+    pub fn is_postgres(&self) -> bool {
+        self.0._postgres.is_some()
+    }
+
     /// A new, empty SQLite database in a temporary folder of its own.
     pub fn temp_sqlite() -> Database {
         let dir = tempfile::Builder::new()
@@ -100,6 +128,7 @@ impl Database {
             url: format!("sqlite://{}", file.display()),
             sqlite_file: Some(file),
             _dir: Some(dir),
+            _postgres: None,
         }))
     }
 
@@ -109,6 +138,7 @@ impl Database {
             url: format!("sqlite://{}", path.display()),
             sqlite_file: Some(path.to_path_buf()),
             _dir: None,
+            _postgres: None,
         }))
     }
 
@@ -118,6 +148,7 @@ impl Database {
             url: "sqlite::memory:".to_string(),
             sqlite_file: None,
             _dir: None,
+            _postgres: None,
         }))
     }
 
@@ -183,7 +214,7 @@ impl ServerBuilder {
     }
 
     pub fn start(self) -> Server {
-        let database = self.database.clone().unwrap_or_else(Database::temp_sqlite);
+        let database = self.database.clone().unwrap_or_else(Database::fresh);
         let log = self.capture_log.then(|| {
             let dir = tempfile::Builder::new()
                 .prefix("gomoku-log-")

@@ -1,14 +1,15 @@
 //! What the server stored, read behind its back: a connection of our own to the database, so a
 //! server that answers well but stores badly is caught. SQLite's WAL lets it read while the
-//! server runs. Tests that must do SQLite-only things (hold the write lock) use
-//! [`Stored::connection`].
+//! server runs; PostgreSQL is made for it. The same checks run on both backends.
+//!
+//! Also the making of SQLite databases as older versions of the server left them (migrations
+//! from then on are SQLite's alone: the PostgreSQL backend started at the current schema).
 
 use std::path::Path;
-use std::time::Duration;
 
 use serde_json::Value;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode};
-use sqlx::{ConnectOptions, Row, SqliteConnection};
+use sqlx::{AnyConnection, ConnectOptions, Connection, Row, SqliteConnection};
 
 use crate::server::Database;
 use crate::state::{id_of, moves_of};
@@ -70,31 +71,41 @@ pub async fn insert_moves(
     }
 }
 
-/// A connection to a server's database.
+/// A connection to a server's database (sqlx's `Any` driver: one connection type for both
+/// backends; the few statements that differ say so).
 pub struct Stored {
-    conn: SqliteConnection,
+    conn: AnyConnection,
+    postgres: bool,
 }
 
 impl Stored {
     pub async fn open(database: &Database) -> Stored {
-        let path = database.sqlite_path();
-        let conn = SqliteConnectOptions::new()
-            .filename(path)
-            .busy_timeout(Duration::from_secs(10))
-            .connect()
+        sqlx::any::install_default_drivers();
+        let url = database.url();
+        let mut conn = AnyConnection::connect(url)
             .await
-            .unwrap_or_else(|e| panic!("open {}: {e}", path.display()));
-        Stored { conn }
+            .unwrap_or_else(|e| panic!("open {url}: {e}"));
+        if !database.is_postgres() {
+            // Wait for the server's writer rather than failing at once.
+            sqlx::query("pragma busy_timeout = 10000")
+                .execute(&mut conn)
+                .await
+                .expect("set the busy timeout");
+        }
+        Stored {
+            conn,
+            postgres: database.is_postgres(),
+        }
     }
 
-    pub fn connection(&mut self) -> &mut SqliteConnection {
+    pub fn connection(&mut self) -> &mut AnyConnection {
         &mut self.conn
     }
 
     /// The rows of the `moves` table for one game, in ply order: `(ply, row, col, player)`.
     pub async fn moves(&mut self, game_id: &str) -> Result<Vec<(i64, i64, i64, i64)>, String> {
         let rows = sqlx::query(
-            r#"select ply, "row", col, player from moves where game_id = ?1 order by ply"#,
+            r#"select ply, "row", col, player from moves where game_id = $1 order by ply"#,
         )
         .bind(game_id)
         .fetch_all(&mut self.conn)
@@ -123,7 +134,7 @@ impl Stored {
             ));
         }
         let (count, status): (i64, String) =
-            sqlx::query_as("select move_count, status from games where id = ?1")
+            sqlx::query_as("select move_count, status from games where id = $1")
                 .bind(&id)
                 .fetch_one(&mut self.conn)
                 .await
@@ -145,8 +156,24 @@ impl Stored {
         }
     }
 
-    /// Whether `PRAGMA integrity_check` is ok and no row breaks a foreign key.
+    /// Whether the database is sound and no row breaks a reference: SQLite's `integrity_check`
+    /// and `foreign_key_check`; on PostgreSQL, which enforces references itself, that no move
+    /// or seat names a missing game.
     pub async fn integrity(&mut self) -> Result<(), String> {
+        if self.postgres {
+            let orphans: i64 = sqlx::query_scalar(
+                "select (select count(*) from moves m where not exists \
+                 (select 1 from games g where g.id = m.game_id)) + (select count(*) from seats s \
+                 where not exists (select 1 from games g where g.id = s.game_id))",
+            )
+            .fetch_one(&mut self.conn)
+            .await
+            .map_err(|e| format!("orphan check: {e}"))?;
+            return match orphans {
+                0 => Ok(()),
+                n => Err(format!("{n} moves or seats of games that do not exist")),
+            };
+        }
         let result: String = sqlx::query_scalar("pragma integrity_check")
             .fetch_one(&mut self.conn)
             .await
@@ -168,30 +195,102 @@ impl Stored {
     /// stored data.
     pub async fn dump(&mut self) -> Vec<String> {
         let mut dump = Vec::new();
-        for table in ["games", "moves"] {
-            let columns: Vec<String> =
-                sqlx::query(&format!("select name from pragma_table_info('{table}')"))
-                    .fetch_all(&mut self.conn)
-                    .await
-                    .unwrap()
+        for table in ["games", "moves", "seats"] {
+            let sql = if self.postgres {
+                format!("select t::text from {table} t order by 1")
+            } else {
+                let columns: Vec<String> =
+                    sqlx::query(&format!("select name from pragma_table_info('{table}')"))
+                        .fetch_all(&mut self.conn)
+                        .await
+                        .unwrap()
+                        .iter()
+                        .map(|r| r.get::<String, _>(0))
+                        .collect();
+                assert!(!columns.is_empty(), "table {table} exists");
+                let row_text = columns
                     .iter()
-                    .map(|r| r.get::<String, _>(0))
-                    .collect();
-            assert!(!columns.is_empty(), "table {table} exists");
-            let row_text = columns
-                .iter()
-                .map(|c| format!("quote(\"{c}\")"))
-                .collect::<Vec<_>>()
-                .join(" || '|' || ");
-            let rows = sqlx::query(&format!("select {row_text} from {table} order by 1"))
-                .fetch_all(&mut self.conn)
-                .await
-                .unwrap();
+                    .map(|c| format!("quote(\"{c}\")"))
+                    .collect::<Vec<_>>()
+                    .join(" || '|' || ");
+                format!("select {row_text} from {table} order by 1")
+            };
+            let rows = sqlx::query(&sql).fetch_all(&mut self.conn).await.unwrap();
             dump.extend(
                 rows.iter()
                     .map(|r| format!("{table}: {}", r.get::<String, _>(0))),
             );
         }
         dump
+    }
+
+    /// Takes the lock every write of the service needs, and keeps it until
+    /// [`Stored::release_writes`]: SQLite's write lock (`begin immediate` and a write), or on
+    /// PostgreSQL a lock on the game tables that lets reads through and stops every write.
+    pub async fn hold_writes(&mut self) {
+        let statements: &[&str] = if self.postgres {
+            &[
+                "begin",
+                "lock table games, moves, seats, players, sessions in exclusive mode",
+            ]
+        } else {
+            &[
+                "begin immediate",
+                "create table reliability_lock_probe (x integer)",
+                "insert into reliability_lock_probe values (1)",
+            ]
+        };
+        for statement in statements {
+            sqlx::query(statement)
+                .execute(&mut self.conn)
+                .await
+                .unwrap_or_else(|e| panic!("{statement}: {e}"));
+        }
+    }
+
+    /// Gives back what [`Stored::hold_writes`] took, writing nothing.
+    pub async fn release_writes(&mut self) {
+        sqlx::query("rollback")
+            .execute(&mut self.conn)
+            .await
+            .expect("rollback");
+    }
+
+    /// Moves the last use of the session of `token_hash` back to `hours` before now (with the
+    /// server stopped, or at least not using it); false if there is no such session.
+    pub async fn age_session(&mut self, token_hash: &[u8], hours: u32) -> bool {
+        let sql = if self.postgres {
+            "update sessions set last_used_at = to_char((now() - make_interval(hours => $1)) \
+             at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') || '.000000Z' \
+             where token_hash = $2"
+        } else {
+            "update sessions set last_used_at = \
+             strftime('%Y-%m-%dT%H:%M:%S', 'now', '-' || $1 || ' hours') || '.000000Z' \
+             where token_hash = $2"
+        };
+        let done = sqlx::query(sql)
+            .bind(i32::try_from(hours).expect("hours fit"))
+            .bind(token_hash.to_vec())
+            .execute(&mut self.conn)
+            .await
+            .expect("age the session");
+        done.rows_affected() == 1
+    }
+
+    /// The stored last use of the session of `token_hash`, if there is one.
+    pub async fn session_last_used(&mut self, token_hash: &[u8]) -> Option<String> {
+        sqlx::query_scalar("select last_used_at from sessions where token_hash = $1")
+            .bind(token_hash.to_vec())
+            .fetch_optional(&mut self.conn)
+            .await
+            .expect("read the session")
+    }
+
+    /// The number of rows in `table`.
+    pub async fn count(&mut self, table: &str) -> i64 {
+        sqlx::query_scalar(&format!("select count(*) from {table}"))
+            .fetch_one(&mut self.conn)
+            .await
+            .unwrap_or_else(|e| panic!("count {table}: {e}"))
     }
 }

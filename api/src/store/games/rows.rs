@@ -1,19 +1,24 @@
-//! Row mapping for the `games` and `moves` tables: the columns a query selects, and turning a
-//! row into the store's types. Every name column (mode, rule, level, status, end reason) is read
-//! through its type's `FromStr`, written through its `as_str`; a stored value that no type knows
-//! is [`StoreError::Corrupt`], never a default.
+//! Row mapping for the `games`, `moves` and `seats` tables, for both backends: the columns a
+//! query selects, and turning a row into the store's types. Every name column (mode, rule,
+//! level, status, end reason) is read through its type's `FromStr`, written through its
+//! `as_str`; a stored value that no type knows is [`StoreError::Corrupt`], never a default.
+//!
+//! A row is read through [`Columns`], the little each backend's row type must say (a column as
+//! text, or as an integer of whatever width the backend stores it in), so the mapping itself is
+//! written once.
 
 use std::str::FromStr;
 
 use gomoku_rules::{Game, Point, Status, Stone};
+use sqlx::postgres::PgRow;
 use sqlx::sqlite::SqliteRow;
-use sqlx::Row;
+use sqlx::{Column, Row, TypeInfo};
 
 use super::model::{
-    AiSetting, Clock, GameRow, GameStatus, Mode, Offers, Seat, Seats, StoredMove, Summary,
-    TimeControl,
+    AiSetting, Clock, GameRow, GameStatus, Mode, Offers, Seat, Seats, StoredGame, StoredMove,
+    Summary, TimeControl,
 };
-use crate::store::{parse_timestamp, StoreError};
+use crate::store::{parse_timestamp, timestamp, StoreError};
 
 /// The columns of a game row, in the order [`game_row`] reads them by name.
 pub const GAME_COLUMNS: &str = "g.id, g.player_id, g.mode, g.rule, g.board_size, g.ai_level, \
@@ -25,12 +30,60 @@ pub const GAME_COLUMNS: &str = "g.id, g.player_id, g.mode, g.rule, g.board_size,
 pub const SUMMARY_COLUMNS: &str = "g.win_line, g.to_move, m.row as last_row, \
      m.col as last_col, m.player as last_player";
 
-/// The columns of a move joined to its game row (null for a game without moves).
-pub const MOVE_COLUMNS: &str = "m.row as m_row, m.col as m_col, m.player as m_player, \
+/// The columns of a move joined to its game row (null for a game without moves). `row` is
+/// quoted: PostgreSQL knows it as a keyword.
+pub const MOVE_COLUMNS: &str = "m.\"row\" as m_row, m.col as m_col, m.player as m_player, \
      m.played_at as m_at, m.clock_ms as m_clock_ms";
 
 /// The columns of a seat with its player's name (`s` seats, `p` players), as [`seat`] reads them.
 pub const SEAT_COLUMNS: &str = "s.game_id, s.player_id, s.colour, p.name";
+
+/// What the row mapping needs of a backend's row: a column by name, as text or as an integer
+/// (None when null).
+pub trait Columns {
+    fn text(&self, column: &str) -> Result<Option<String>, StoreError>;
+    fn int(&self, column: &str) -> Result<Option<i64>, StoreError>;
+
+    /// A column that may not be null.
+    fn need_text(&self, column: &str) -> Result<String, StoreError> {
+        self.text(column)?.ok_or_else(|| null(column))
+    }
+
+    /// An integer column that may not be null.
+    fn need_int(&self, column: &str) -> Result<i64, StoreError> {
+        self.int(column)?.ok_or_else(|| null(column))
+    }
+}
+
+fn null(column: &str) -> StoreError {
+    StoreError::Corrupt(column.to_string(), "unexpected null".into())
+}
+
+impl Columns for SqliteRow {
+    fn text(&self, column: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.try_get(column)?)
+    }
+
+    fn int(&self, column: &str) -> Result<Option<i64>, StoreError> {
+        Ok(self.try_get(column)?)
+    }
+}
+
+impl Columns for PgRow {
+    fn text(&self, column: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.try_get(column)?)
+    }
+
+    /// PostgreSQL decodes an integer only into a Rust type of its own width.
+    fn int(&self, column: &str) -> Result<Option<i64>, StoreError> {
+        let width = self.try_column(column)?.type_info().name().to_string();
+        Ok(match width.as_str() {
+            "INT2" => self.try_get::<Option<i16>, _>(column)?.map(i64::from),
+            "INT4" => self.try_get::<Option<i32>, _>(column)?.map(i64::from),
+            _ => self.try_get(column)?,
+        })
+    }
+}
 
 /// A row's value that no type accepts.
 fn corrupt(id: &str, what: &str) -> StoreError {
@@ -38,18 +91,16 @@ fn corrupt(id: &str, what: &str) -> StoreError {
 }
 
 /// A name column parsed by its type.
-fn named<T: FromStr>(r: &SqliteRow, column: &str, id: &str) -> Result<T, StoreError> {
-    r.try_get::<&str, _>(column)?
-        .parse()
-        .map_err(|_| corrupt(id, column))
+fn named<T: FromStr>(r: &impl Columns, column: &str, id: &str) -> Result<T, StoreError> {
+    optional_named(r, column, id)?.ok_or_else(|| corrupt(id, column))
 }
 
 fn optional_named<T: FromStr>(
-    r: &SqliteRow,
+    r: &impl Columns,
     column: &str,
     id: &str,
 ) -> Result<Option<T>, StoreError> {
-    match r.try_get::<Option<&str>, _>(column)? {
+    match r.text(column)? {
         Some(text) => text.parse().map(Some).map_err(|_| corrupt(id, column)),
         None => Ok(None),
     }
@@ -59,15 +110,15 @@ fn stone(value: i64) -> Option<Stone> {
     u8::try_from(value).ok().and_then(Stone::from_u8)
 }
 
-fn optional_stone(r: &SqliteRow, column: &str, id: &str) -> Result<Option<Stone>, StoreError> {
-    match r.try_get::<Option<i64>, _>(column)? {
+fn optional_stone(r: &impl Columns, column: &str, id: &str) -> Result<Option<Stone>, StoreError> {
+    match r.int(column)? {
         Some(v) => stone(v).map(Some).ok_or_else(|| corrupt(id, column)),
         None => Ok(None),
     }
 }
 
-fn count(r: &SqliteRow, column: &str, id: &str) -> Result<usize, StoreError> {
-    usize::try_from(r.try_get::<i64, _>(column)?).map_err(|_| corrupt(id, column))
+fn count(r: &impl Columns, column: &str, id: &str) -> Result<usize, StoreError> {
+    usize::try_from(r.need_int(column)?).map_err(|_| corrupt(id, column))
 }
 
 /// A colour as stored: 1 black, 2 white.
@@ -75,8 +126,8 @@ pub fn stone_value(stone: Stone) -> i64 {
     i64::from(stone.as_u8())
 }
 
-fn optional_ms(r: &SqliteRow, column: &str, id: &str) -> Result<Option<i64>, StoreError> {
-    match r.try_get::<Option<i64>, _>(column)? {
+fn optional_ms(r: &impl Columns, column: &str, id: &str) -> Result<Option<i64>, StoreError> {
+    match r.int(column)? {
         Some(ms) if ms >= 0 => Ok(Some(ms)),
         Some(_) => Err(corrupt(id, column)),
         None => Ok(None),
@@ -85,8 +136,8 @@ fn optional_ms(r: &SqliteRow, column: &str, id: &str) -> Result<Option<i64>, Sto
 
 /// The game row of a query that selected [`GAME_COLUMNS`]. The status, end reason, time control
 /// and clock must agree with each other and with the mode.
-pub fn game_row(r: &SqliteRow) -> Result<GameRow, StoreError> {
-    let id: String = r.try_get("id")?;
+pub fn game_row(r: &impl Columns) -> Result<GameRow, StoreError> {
+    let id = r.need_text("id")?;
     let ai = match (
         optional_named(r, "ai_level", &id)?,
         optional_stone(r, "ai_player", &id)?,
@@ -114,8 +165,8 @@ pub fn game_row(r: &SqliteRow) -> Result<GameRow, StoreError> {
         (None, None) => None,
         _ => return Err(corrupt(&id, "time control")),
     };
-    let deadline = match r.try_get::<Option<&str>, _>("deadline")? {
-        Some(text) => Some(parse_timestamp(text).ok_or_else(|| corrupt(&id, "deadline"))?),
+    let deadline = match r.text("deadline")? {
+        Some(text) => Some(parse_timestamp(&text).ok_or_else(|| corrupt(&id, "deadline"))?),
         None => None,
     };
     let clock = match (
@@ -131,7 +182,7 @@ pub fn game_row(r: &SqliteRow) -> Result<GameRow, StoreError> {
         _ => return Err(corrupt(&id, "clock")),
     };
     Ok(GameRow {
-        player_id: r.try_get("player_id")?,
+        player_id: r.need_text("player_id")?,
         mode,
         rule: named(r, "rule", &id)?,
         board_size: count(r, "board_size", &id)?,
@@ -139,10 +190,10 @@ pub fn game_row(r: &SqliteRow) -> Result<GameRow, StoreError> {
         status,
         end_reason,
         move_count: count(r, "move_count", &id)?,
-        version: r.try_get("version")?,
-        created_at: r.try_get("created_at")?,
-        updated_at: r.try_get("updated_at")?,
-        finished_at: r.try_get("finished_at")?,
+        version: r.need_int("version")?,
+        created_at: r.need_text("created_at")?,
+        updated_at: r.need_text("updated_at")?,
+        finished_at: r.text("finished_at")?,
         time_control,
         clock,
         offers: Offers {
@@ -155,14 +206,59 @@ pub fn game_row(r: &SqliteRow) -> Result<GameRow, StoreError> {
 
 /// A seat of a query that selected [`SEAT_COLUMNS`]: its game's id, and where the player sits
 /// (None: both colours, the owner of a local game).
-pub fn seat(r: &SqliteRow) -> Result<(String, Option<Stone>, Seat), StoreError> {
-    let game_id: String = r.try_get("game_id")?;
+pub fn seat(r: &impl Columns) -> Result<(String, Option<Stone>, Seat), StoreError> {
+    let game_id = r.need_text("game_id")?;
     let colour = optional_stone(r, "colour", &game_id)?;
     let seat = Seat {
-        player_id: r.try_get("player_id")?,
-        name: r.try_get("name")?,
+        player_id: r.need_text("player_id")?,
+        name: r.need_text("name")?,
     };
     Ok((game_id, colour, seat))
+}
+
+/// The seats of one game, from rows that selected [`SEAT_COLUMNS`].
+pub fn seats<R: Columns>(rows: &[R]) -> Result<Seats, StoreError> {
+    let mut seats = Seats::default();
+    for r in rows {
+        let (_, colour, seat) = seat(r)?;
+        add_seat(&mut seats, colour, seat);
+    }
+    Ok(seats)
+}
+
+/// Seats each listed game's players, from rows that selected [`SEAT_COLUMNS`] for them all.
+pub fn seat_summaries<R: Columns>(summaries: &mut [Summary], rows: &[R]) -> Result<(), StoreError> {
+    for r in rows {
+        let (game_id, colour, seat) = seat(r)?;
+        if let Some(summary) = summaries.iter_mut().find(|s| s.row.id == game_id) {
+            add_seat(&mut summary.seats, colour, seat);
+        }
+    }
+    Ok(())
+}
+
+/// A loaded game: its row with its moves (rows that selected [`GAME_COLUMNS`] and
+/// [`MOVE_COLUMNS`], one per move in ply order, or one with null move columns), its seats, and
+/// the position rebuilt from them; None when there is no such game.
+pub fn stored<R: Columns>(rows: &[R], seats: Seats) -> Result<Option<StoredGame>, StoreError> {
+    let Some(first) = rows.first() else {
+        return Ok(None);
+    };
+    let row = game_row(first)?;
+    let mut moves = Vec::with_capacity(rows.len());
+    for r in rows {
+        moves.extend(joined_move(r, &row.id)?);
+    }
+    if moves.len() != row.move_count {
+        return Err(corrupt(&row.id, "move count differs from moves"));
+    }
+    let game = rebuild(&row, &moves)?;
+    Ok(Some(StoredGame {
+        row,
+        seats,
+        moves,
+        game,
+    }))
 }
 
 /// Seats a player read by [`seat`] (at both colours when `colour` is None).
@@ -178,33 +274,33 @@ pub fn add_seat(seats: &mut Seats, colour: Option<Stone>, seat: Seat) {
 
 /// The move of a row that selected [`MOVE_COLUMNS`]; None for the null row of a game without
 /// moves.
-pub fn joined_move(r: &SqliteRow, game_id: &str) -> Result<Option<StoredMove>, StoreError> {
-    let Some(row) = r.try_get::<Option<i64>, _>("m_row")? else {
+pub fn joined_move(r: &impl Columns, game_id: &str) -> Result<Option<StoredMove>, StoreError> {
+    let Some(row) = r.int("m_row")? else {
         return Ok(None);
     };
     let bad = || corrupt(game_id, "move");
     Ok(Some(StoredMove {
         point: Point::new(
             usize::try_from(row).map_err(|_| bad())?,
-            usize::try_from(r.try_get::<i64, _>("m_col")?).map_err(|_| bad())?,
+            usize::try_from(r.need_int("m_col")?).map_err(|_| bad())?,
         ),
-        stone: stone(r.try_get("m_player")?).ok_or_else(bad)?,
-        played_at: r.try_get("m_at")?,
+        stone: stone(r.need_int("m_player")?).ok_or_else(bad)?,
+        played_at: r.need_text("m_at")?,
         clock_ms: optional_ms(r, "m_clock_ms", game_id)?,
     }))
 }
 
 /// A listing entry from a query that selected [`GAME_COLUMNS`] and [`SUMMARY_COLUMNS`], without
 /// its seats (read apart). The stored status and side to move must agree.
-pub fn summary(r: &SqliteRow) -> Result<Summary, StoreError> {
+pub fn summary(r: &impl Columns) -> Result<Summary, StoreError> {
     let row = game_row(r)?;
     let id = row.id.as_str();
     let to_move = optional_stone(r, "to_move", id)?;
     if row.status.is_over() == to_move.is_some() {
         return Err(corrupt(id, "status"));
     }
-    let win_line = match r.try_get::<Option<&str>, _>("win_line")? {
-        Some(text) => serde_json::from_str::<Vec<[usize; 2]>>(text)
+    let win_line = match r.text("win_line")? {
+        Some(text) => serde_json::from_str::<Vec<[usize; 2]>>(&text)
             .map_err(|_| corrupt(id, "win_line"))?
             .into_iter()
             .map(|[row, col]| Point::new(row, col))
@@ -212,8 +308,8 @@ pub fn summary(r: &SqliteRow) -> Result<Summary, StoreError> {
         None => vec![],
     };
     let last_move = match (
-        r.try_get::<Option<i64>, _>("last_row")?,
-        r.try_get::<Option<i64>, _>("last_col")?,
+        r.int("last_row")?,
+        r.int("last_col")?,
         optional_stone(r, "last_player", id)?,
     ) {
         (Some(lr), Some(lc), Some(stone)) => Some((
@@ -232,6 +328,11 @@ pub fn summary(r: &SqliteRow) -> Result<Summary, StoreError> {
         last_move,
         row,
     })
+}
+
+/// The stored form of a clock's deadline.
+pub fn deadline_text(clock: Option<Clock>) -> Option<String> {
+    clock.and_then(|c| c.deadline).map(timestamp)
 }
 
 /// The winning line as stored: JSON `[[row, col], ...]`, or null when there is none.

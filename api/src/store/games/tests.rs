@@ -1,0 +1,278 @@
+//! The store's game operations, on each backend the tests can reach (SQLite always, PostgreSQL
+//! when a cluster is named), and on PostgreSQL with two stores on one database, as two server
+//! instances would have.
+
+use super::*;
+use crate::store::players;
+use crate::store::tests::each_backend;
+use gomoku_rules::{Game, Point, Rule, Status, Stone};
+
+fn play(stored: &StoredGame, point: Point) -> Change {
+    let mut change = stored.change(now());
+    let stone = change.game.to_move().unwrap();
+    change.game.play(point).unwrap();
+    change.moves.push(StoredMove {
+        point,
+        stone,
+        played_at: now(),
+        clock_ms: None,
+    });
+    change
+}
+
+fn stored(written: Written) -> Arc<StoredGame> {
+    match written {
+        Written::Stored(stored) => stored,
+        other => panic!("expected a stored game, got {other:?}"),
+    }
+}
+
+fn new_game(player: &str) -> NewGame {
+    NewGame {
+        player_id: player.to_string(),
+        mode: Mode::Local,
+        ai: None,
+        moves: vec![],
+        game: Game::new(9, Rule::Freestyle).unwrap(),
+        online: None,
+    }
+}
+
+/// A change lands only on the version it was computed from; the loser writes nothing, and
+/// what is loaded afresh (cache cleared) equals what the cache served.
+#[tokio::test]
+async fn version_guard_and_cache_agree_with_the_database() {
+    for (db, _keep) in each_backend().await {
+        let player = players::tests::anonymous(&db).await;
+        let created = stored(insert(&db, new_game(&player), 10).await.unwrap());
+        let id = created.row.id.clone();
+
+        let first = play(&created, Point::new(4, 4));
+        let rival = play(&created, Point::new(3, 3));
+        let landed = stored(commit(&db, first, 10).await.unwrap());
+        assert!(
+            matches!(commit(&db, rival, 10).await.unwrap(), Written::Stale),
+            "the stale change is refused"
+        );
+
+        let cached = load(&db, &id).await.unwrap().unwrap();
+        db.positions().forget(&id);
+        let fresh = load(&db, &id).await.unwrap().unwrap();
+        for loaded in [&cached, &fresh] {
+            assert_eq!(loaded.moves, landed.moves);
+            assert_eq!(loaded.game, landed.game);
+            assert_eq!(loaded.seats, landed.seats);
+            assert_eq!(loaded.row.version, 1);
+            assert_eq!(loaded.row.status, GameStatus::Rules(Status::Playing));
+            assert_eq!(loaded.role(&player), Some(Role::Owner));
+        }
+        assert_eq!(fresh.role("someone-else"), None, "local games are private");
+    }
+}
+
+/// An online game waits with its creator's seat, takes a second player once (a rival for
+/// the same seat is refused by the version and the seat's unique colour), and then counts
+/// for both players' caps; the seats and the clock read back as written.
+#[tokio::test]
+async fn seats_of_an_online_game() {
+    for (db, _keep) in each_backend().await {
+        let (alice, bob, carol) = (
+            players::tests::anonymous(&db).await,
+            players::tests::anonymous(&db).await,
+            players::tests::anonymous(&db).await,
+        );
+        let new = NewGame {
+            mode: Mode::Online,
+            online: Some(OnlineSetup {
+                seat: Stone::White,
+                time_control: Some(TimeControl {
+                    initial_ms: 60_000,
+                    increment_ms: 2_000,
+                }),
+            }),
+            ..new_game(&alice)
+        };
+        let waiting = stored(insert(&db, new, 10).await.unwrap());
+        assert_eq!(waiting.row.status, GameStatus::Waiting);
+        assert_eq!(waiting.seats.colour_of(&alice), Some(Stone::White));
+        assert_eq!(waiting.seats.free(), Some(Stone::Black));
+        assert_eq!(waiting.role(&bob), Some(Role::Spectator));
+
+        let join = |player: &str| {
+            let mut change = waiting.change(now());
+            change.waiting = false;
+            change.seat = Some((player.to_string(), Stone::Black));
+            change
+        };
+        let (first, second) = (join(&bob), join(&carol));
+        let joined = stored(commit(&db, first, 10).await.unwrap());
+        assert!(matches!(
+            commit(&db, second, 10).await.unwrap(),
+            Written::Stale
+        ));
+        assert_eq!(joined.row.status, GameStatus::Rules(Status::Playing));
+        assert_eq!(joined.role(&bob), Some(Role::Seated(Stone::Black)));
+        assert_eq!(joined.role(&carol), Some(Role::Spectator));
+
+        db.positions().forget(&joined.row.id);
+        let fresh = load(&db, &joined.row.id).await.unwrap().unwrap();
+        assert_eq!(fresh.seats, joined.seats);
+        assert_eq!(fresh.row.clock, joined.row.clock);
+        assert_eq!(fresh.row.time_control, joined.row.time_control);
+        for player in [&alice, &bob] {
+            let listed = list(&db, player, StatusFilter::Playing, 10, None)
+                .await
+                .unwrap();
+            assert_eq!(listed.len(), 1, "listed for both players");
+            assert_eq!(listed[0].seats, joined.seats);
+        }
+        assert!(list(&db, &carol, StatusFilter::All, 10, None)
+            .await
+            .unwrap()
+            .is_empty());
+        let one_more = NewGame {
+            player_id: bob.clone(),
+            ..new_game(&bob)
+        };
+        assert!(matches!(
+            insert(&db, one_more, 1).await.unwrap(),
+            Written::OverCap
+        ));
+    }
+}
+
+/// The cap on unfinished games is enforced in the same transaction as the insert, also when
+/// the inserts come at once (on PostgreSQL: concurrent transactions).
+#[tokio::test]
+async fn unfinished_cap() {
+    for (db, _keep) in each_backend().await {
+        let player = players::tests::anonymous(&db).await;
+        let (a, b, c) = tokio::join!(
+            insert(&db, new_game(&player), 2),
+            insert(&db, new_game(&player), 2),
+            insert(&db, new_game(&player), 2)
+        );
+        let results = [a.unwrap(), b.unwrap(), c.unwrap()];
+        let made = results
+            .iter()
+            .filter(|r| matches!(r, Written::Stored(_)))
+            .count();
+        let refused = results
+            .iter()
+            .filter(|r| matches!(r, Written::OverCap))
+            .count();
+        assert_eq!((made, refused), (2, 1));
+    }
+}
+
+/// A status the server does not know (a newer version's, or a hand edit) is an error when
+/// read, in a listing as in a load, never taken for "playing".
+#[tokio::test]
+async fn unknown_stored_status_is_an_error() {
+    for (db, _keep) in each_backend().await {
+        let player = players::tests::anonymous(&db).await;
+        let id = stored(insert(&db, new_game(&player), 10).await.unwrap())
+            .row
+            .id
+            .clone();
+        // The check constraint stands in the way of a bad name; put it out of the way.
+        let edit = format!("update games set status = 'abandoned' where id = '{id}'");
+        match &db {
+            Db::Sqlite(_) => {
+                db.execute_raw(&["pragma ignore_check_constraints = on", &edit])
+                    .await
+            }
+            Db::Postgres(_) => {
+                let drop_checks = "do $$ declare c text; begin \
+                    for c in select conname from pg_constraint \
+                    where conrelid = 'games'::regclass and contype = 'c' loop \
+                    execute format('alter table games drop constraint %I', c); \
+                    end loop; end $$";
+                db.execute_raw(&[drop_checks, &edit]).await
+            }
+        }
+        db.positions().forget(&id);
+        assert!(matches!(
+            list(&db, &player, StatusFilter::All, 10, None).await,
+            Err(StoreError::Corrupt(..))
+        ));
+        assert!(matches!(load(&db, &id).await, Err(StoreError::Corrupt(..))));
+    }
+}
+
+/// Two stores on one PostgreSQL database, as two server instances have: a game cached by one is
+/// never served by it once the other changed it (nor after a rename through the other), a race
+/// for one ply between them lands once, and a cap holds across them.
+#[tokio::test]
+async fn two_stores_on_one_postgres_database() {
+    let Some(cluster) = gomoku_testkit::postgres::cluster() else {
+        eprintln!("skipped: GOMOKU_TEST_DATABASE names no PostgreSQL cluster");
+        return;
+    };
+    let database = gomoku_testkit::postgres::PgDatabase::create(&cluster);
+    let config = crate::config::Config::for_database(database.url());
+    let (a, b) = (
+        Db::open(&config).await.unwrap(),
+        Db::open(&config).await.unwrap(),
+    );
+    a.migrate().await.unwrap();
+    b.migrate().await.unwrap();
+    let player = players::tests::anonymous(&a).await;
+    let created = stored(insert(&a, new_game(&player), 10).await.unwrap());
+    let id = created.row.id.clone();
+    let seen_by_b = load(&b, &id).await.unwrap().unwrap();
+
+    let moved = stored(
+        commit(&a, play(&created, Point::new(4, 4)), 10)
+            .await
+            .unwrap(),
+    );
+    let fresh = load(&b, &id).await.unwrap().unwrap();
+    assert_eq!(
+        fresh.row.version, moved.row.version,
+        "b reads a's move at once"
+    );
+    assert_eq!(fresh.moves, moved.moves);
+    assert!(
+        matches!(
+            commit(&b, play(&seen_by_b, Point::new(3, 3)), 10)
+                .await
+                .unwrap(),
+            Written::Stale
+        ),
+        "b's change from the old version is refused"
+    );
+
+    assert!(players::rename(&b, &player, "小红").await.unwrap());
+    let renamed = load(&a, &id).await.unwrap().unwrap();
+    assert_eq!(renamed.seats.black.as_ref().unwrap().name, "小红");
+
+    let (x, y) = tokio::join!(
+        commit(&a, play(&fresh, Point::new(0, 0)), 10),
+        commit(&b, play(&fresh, Point::new(8, 8)), 10)
+    );
+    let landed = [x.unwrap(), y.unwrap()]
+        .iter()
+        .filter(|w| matches!(w, Written::Stored(_)))
+        .count();
+    assert_eq!(landed, 1, "one of two racing moves lands");
+
+    let mut inserts = tokio::task::JoinSet::new();
+    for i in 0..8 {
+        let db = if i % 2 == 0 { a.clone() } else { b.clone() };
+        let new = new_game(&player);
+        inserts.spawn(async move { insert(&db, new, 4).await.unwrap() });
+    }
+    let made = inserts
+        .join_all()
+        .await
+        .iter()
+        .filter(|w| matches!(w, Written::Stored(_)))
+        .count();
+    assert_eq!(
+        made, 3,
+        "the cap of 4 holds across both (one game was open already)"
+    );
+    a.close().await;
+    b.close().await;
+}

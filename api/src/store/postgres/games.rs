@@ -1,0 +1,406 @@
+//! The games' SQL on PostgreSQL, for several instances writing at once.
+//!
+//! A load first reads the game's version and seats (one small query); the position cache serves
+//! the game only if it holds that very version with those seats (a rename on another instance
+//! changes a seat's name, not the version). Otherwise the game row and its moves are read and
+//! replayed, and cached. A change is one statement: the version-guarded update of the game row,
+//! with the moves it adds or takes back and the seat it fills as data-modifying `with` parts that
+//! run only if the update changed the row; PostgreSQL runs a statement atomically, so a stale
+//! version writes nothing, and a move at a ply already taken fails the whole statement on the
+//! primary key. Changes that can pass a player's cap on unfinished games (a new game, a join, an
+//! undo that reopens a game) run in a transaction that first locks the player's row, then
+//! counts: two such writes for one player, from any instances, count one after the other.
+
+use std::sync::Arc;
+
+use gomoku_rules::EndReason;
+use sqlx::postgres::PgRow;
+use sqlx::{PgConnection, Row};
+
+use super::Store;
+use crate::store::games::rows::{
+    self, deadline_text, stone_value, win_line_json, Columns, GAME_COLUMNS, MOVE_COLUMNS,
+    SEAT_COLUMNS, SUMMARY_COLUMNS,
+};
+use crate::store::games::{
+    status_clause, Fresh, RunningClock, StatusFilter, StoredGame, StoredMove, Summary, Update,
+    Written,
+};
+use crate::store::{parse_timestamp, StoreError};
+
+/// How many times a load reads again when the game changed between its two queries.
+const LOAD_ATTEMPTS: usize = 5;
+
+/// The version of a game with its seats (every game has at least its creator's).
+const VERSION_AND_SEATS: &str = "select g.version, s.game_id, s.player_id, s.colour, p.name \
+    from games g join seats s on s.game_id = g.id join players p on p.id = s.player_id \
+    where g.id = $1";
+/// Locks a player's row: whoever counts that player's unfinished games next waits for this
+/// transaction.
+const LOCK_PLAYER: &str = "select id from players where id = $1 for update";
+/// A player's games waiting or in play (for the cap on unfinished games).
+const COUNT_UNFINISHED: &str = "select count(*) from seats s join games g on g.id = s.game_id \
+    where s.player_id = $1 and g.status in ('waiting', 'playing')";
+/// A new game (at version 0), its moves and its creator's seat, then the creator's name.
+const INSERT_GAME: &str = "with g as (insert into games (id, player_id, mode, rule, board_size, \
+    ai_level, ai_player, status, end_reason, win_line, to_move, move_count, version, created_at, \
+    updated_at, finished_at, initial_ms, increment_ms, black_ms, white_ms) \
+    values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, $13, $14, $15, $16, $17, $18, \
+    $19) returning id), \
+    m as (insert into moves (game_id, ply, \"row\", col, player, played_at, clock_ms) \
+    select g.id, u.* from g cross join \
+    unnest($20::int[], $21::int[], $22::int[], $23::int[], $24::text[], $25::bigint[]) as u), \
+    s as (insert into seats (game_id, player_id, colour) select g.id, $2, $26 from g) \
+    select name from players where id = $2";
+/// The version-guarded update of a change ($1–$14); what else the change writes follows it as
+/// `with` parts reading `up`, which holds a row only if the update landed.
+const UPDATE_GAME: &str = "with up as (update games set status = $1, end_reason = $2, \
+    win_line = $3, to_move = $4, move_count = $5, version = version + 1, updated_at = $6, \
+    finished_at = $7, black_ms = $8, white_ms = $9, deadline = $10, takeback_offer = $11, \
+    draw_offer = $12 where id = $13 and version = $14 returning id)";
+
+impl Store {
+    pub(in crate::store) async fn load(
+        &self,
+        id: &str,
+    ) -> Result<Option<Arc<StoredGame>>, StoreError> {
+        if !storable(id) {
+            return Ok(None);
+        }
+        for _ in 0..LOAD_ATTEMPTS {
+            let seat_rows = sqlx::query(VERSION_AND_SEATS)
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+            let Some(first) = seat_rows.first() else {
+                self.shared.positions.forget(id);
+                return Ok(None);
+            };
+            let version = first.need_int("version")?;
+            let seats = rows::seats(&seat_rows)?;
+            if let Some(cached) = self.shared.positions.get(id) {
+                if cached.row.version == version && cached.seats == seats {
+                    return Ok(Some(cached));
+                }
+            }
+            let sql = format!(
+                "select {GAME_COLUMNS}, {MOVE_COLUMNS} \
+                 from games g left join moves m on m.game_id = g.id \
+                 where g.id = $1 order by m.ply"
+            );
+            let rows = sqlx::query(&sql).bind(id).fetch_all(&self.pool).await?;
+            let Some(stored) = rows::stored(&rows, seats)? else {
+                self.shared.positions.forget(id);
+                return Ok(None);
+            };
+            // The game changed between the two reads: read both again.
+            if stored.row.version != version {
+                continue;
+            }
+            let stored = Arc::new(stored);
+            self.shared.positions.put(&stored);
+            return Ok(Some(stored));
+        }
+        Err(StoreError::Busy)
+    }
+
+    /// Tells the position cache and the watchers of a game this instance committed.
+    fn committed(&self, stored: &Arc<StoredGame>) {
+        self.shared.positions.put(stored);
+        self.shared.watchers.changed(stored);
+    }
+
+    pub(in crate::store) async fn insert(
+        &self,
+        fresh: Arc<Fresh>,
+        cap: u32,
+    ) -> Result<Written, StoreError> {
+        let row = &fresh.row;
+        let mut tx = self.pool.begin().await?;
+        if fresh.unfinished() && at_cap(&mut tx, &row.player_id, cap).await? {
+            return Ok(Written::OverCap);
+        }
+        let (outcome, time_control) = (fresh.game.outcome(), row.time_control);
+        let moves = MoveColumns::of(&fresh.moves, 0);
+        let name: String = sqlx::query_scalar(INSERT_GAME)
+            .bind(&row.id)
+            .bind(&row.player_id)
+            .bind(row.mode.as_str())
+            .bind(row.rule.as_str())
+            .bind(row.board_size as i64)
+            .bind(row.ai.map(|a| a.level.as_str()))
+            .bind(row.ai.map(|a| stone_value(a.player)))
+            .bind(row.status.as_str())
+            .bind(row.end_reason.map(EndReason::as_str))
+            .bind(win_line_json(outcome.win_line()))
+            .bind(fresh.game.to_move().map(stone_value))
+            .bind(row.move_count as i64)
+            .bind(&row.created_at)
+            .bind(&row.updated_at)
+            .bind(&row.finished_at)
+            .bind(time_control.map(|tc| tc.initial_ms))
+            .bind(time_control.map(|tc| tc.increment_ms))
+            .bind(row.clock.map(|c| c.black_ms))
+            .bind(row.clock.map(|c| c.white_ms))
+            .bind(moves.ply)
+            .bind(moves.row)
+            .bind(moves.col)
+            .bind(moves.player)
+            .bind(moves.played_at)
+            .bind(moves.clock_ms)
+            .bind(fresh.colour.map(stone_value))
+            .fetch_one(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        let stored = fresh.stored(name);
+        self.committed(&stored);
+        Ok(Written::Stored(stored))
+    }
+
+    pub(in crate::store) async fn commit(
+        &self,
+        update: Arc<Update>,
+        cap: u32,
+    ) -> Result<Written, StoreError> {
+        let mut capped: Vec<&str> = update.capped_players().collect();
+        let landed = if capped.is_empty() {
+            // A move, an offer, a resignation, a flag fall: one statement, no transaction.
+            let mut conn = self.pool.acquire().await?;
+            run_update(&mut conn, &update).await?
+        } else {
+            // Locks in one order, so two such writes never wait for each other in a circle.
+            capped.sort_unstable();
+            capped.dedup();
+            let mut tx = self.pool.begin().await?;
+            for player in capped {
+                if at_cap(&mut tx, player, cap).await? {
+                    return Ok(Written::OverCap);
+                }
+            }
+            let landed = run_update(&mut tx, &update).await?;
+            tx.commit().await?;
+            landed
+        };
+        let Some(name) = landed else {
+            return Ok(Written::Stale);
+        };
+        let stored = update.seated(name);
+        self.committed(&stored);
+        Ok(Written::Stored(stored))
+    }
+
+    pub(in crate::store) async fn delete(
+        &self,
+        id: &str,
+        creator: &str,
+        waiting_only: bool,
+    ) -> Result<bool, StoreError> {
+        if !storable(id) {
+            return Ok(false);
+        }
+        // A join that lands first makes the game shared: then nothing is deleted.
+        let sql = if waiting_only {
+            "delete from games where id = $1 and player_id = $2 and status = 'waiting'"
+        } else {
+            "delete from games where id = $1 and player_id = $2"
+        };
+        let done = sqlx::query(sql)
+            .bind(id)
+            .bind(creator)
+            .execute(&self.pool)
+            .await?;
+        let deleted = done.rows_affected() > 0;
+        if deleted {
+            self.shared.positions.forget(id);
+            self.shared.watchers.deleted(id);
+        }
+        Ok(deleted)
+    }
+
+    pub(in crate::store) async fn list(
+        &self,
+        player_id: &str,
+        filter: StatusFilter,
+        limit: usize,
+        after: Option<(&str, &str)>,
+    ) -> Result<Vec<Summary>, StoreError> {
+        let status_clause = status_clause(filter);
+        let (after_clause, limit_mark) = if after.is_some() {
+            ("and (g.updated_at, g.id) < ($2, $3)", "$4")
+        } else {
+            ("", "$2")
+        };
+        let sql = format!(
+            "select {GAME_COLUMNS}, {SUMMARY_COLUMNS} \
+             from seats s join games g on g.id = s.game_id \
+             left join moves m on m.game_id = g.id and m.ply = g.move_count - 1 \
+             where s.player_id = $1 {status_clause} {after_clause} \
+             order by g.updated_at desc, g.id desc limit {limit_mark}"
+        );
+        // One snapshot for the games and their seats.
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("set transaction isolation level repeatable read, read only")
+            .execute(&mut *tx)
+            .await?;
+        let mut query = sqlx::query(&sql).bind(player_id);
+        if let Some((updated_at, id)) = after {
+            query = query.bind(updated_at).bind(id);
+        }
+        let rows = query.bind(limit as i64).fetch_all(&mut *tx).await?;
+        let mut summaries: Vec<Summary> =
+            rows.iter().map(rows::summary).collect::<Result<_, _>>()?;
+        if !summaries.is_empty() {
+            let ids: Vec<&str> = summaries.iter().map(|s| s.row.id.as_str()).collect();
+            let sql = format!(
+                "select {SEAT_COLUMNS} from seats s join players p on p.id = s.player_id \
+                 where s.game_id = any($1)"
+            );
+            let seats = sqlx::query(&sql).bind(&ids).fetch_all(&mut *tx).await?;
+            rows::seat_summaries(&mut summaries, &seats)?;
+        }
+        tx.commit().await?;
+        Ok(summaries)
+    }
+
+    pub(in crate::store) async fn running_clocks(&self) -> Result<Vec<RunningClock>, StoreError> {
+        let rows =
+            sqlx::query("select id, version, deadline from games where deadline is not null")
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter().map(running_clock).collect()
+    }
+}
+
+/// Whether `text` can be stored at all: PostgreSQL's text holds no NUL character, so an id
+/// with one (from a request's path) names no game, and asking for it would be an error.
+fn storable(text: &str) -> bool {
+    !text.contains('\0')
+}
+
+fn running_clock(r: &PgRow) -> Result<RunningClock, StoreError> {
+    let id: String = r.try_get(0)?;
+    let deadline = parse_timestamp(r.try_get(2)?)
+        .ok_or_else(|| StoreError::Corrupt(id.clone(), "deadline".into()))?;
+    Ok(RunningClock {
+        version: r.try_get(1)?,
+        deadline,
+        id,
+    })
+}
+
+/// Locks the player's row, then whether they already have `cap` games waiting or in play. The
+/// count is a statement of its own, after the lock: in PostgreSQL's default isolation each
+/// statement sees what was committed before it began, so it sees the games of whoever held the
+/// lock before.
+async fn at_cap(conn: &mut PgConnection, player_id: &str, cap: u32) -> Result<bool, StoreError> {
+    sqlx::query(LOCK_PLAYER)
+        .bind(player_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let unfinished: i64 = sqlx::query_scalar(COUNT_UNFINISHED)
+        .bind(player_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    Ok(unfinished >= i64::from(cap))
+}
+
+/// Moves as the columns `unnest` turns back into rows.
+struct MoveColumns {
+    ply: Vec<i32>,
+    row: Vec<i32>,
+    col: Vec<i32>,
+    player: Vec<i32>,
+    played_at: Vec<String>,
+    clock_ms: Vec<Option<i64>>,
+}
+
+impl MoveColumns {
+    /// `moves`, the first at ply `first`.
+    fn of(moves: &[StoredMove], first: usize) -> MoveColumns {
+        let int = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
+        MoveColumns {
+            ply: (0..moves.len()).map(|i| int(first + i)).collect(),
+            row: moves.iter().map(|m| int(m.point.row)).collect(),
+            col: moves.iter().map(|m| int(m.point.col)).collect(),
+            player: moves.iter().map(|m| i32::from(m.stone.as_u8())).collect(),
+            played_at: moves.iter().map(|m| m.played_at.clone()).collect(),
+            clock_ms: moves.iter().map(|m| m.clock_ms).collect(),
+        }
+    }
+}
+
+/// Runs the statement of a change: None when the version had moved on (nothing written), else
+/// the name of the player it seated, if it seated one.
+async fn run_update(
+    conn: &mut PgConnection,
+    update: &Update,
+) -> Result<Option<Option<String>>, StoreError> {
+    let (next, keep) = (&update.next, update.keep);
+    let row = &next.row;
+    let appended = update.appended();
+    let mut sql = String::from(UPDATE_GAME);
+    let mut mark = 14;
+    let mut next_mark = || {
+        mark += 1;
+        mark
+    };
+    if update.truncate {
+        let from = next_mark();
+        sql.push_str(&format!(
+            ", gone as (delete from moves where game_id = (select id from up) and ply >= ${from})"
+        ));
+    }
+    if !appended.is_empty() {
+        let marks: Vec<usize> = (0..6).map(|_| next_mark()).collect();
+        sql.push_str(&format!(
+            ", added as (insert into moves (game_id, ply, \"row\", col, player, played_at, \
+             clock_ms) select up.id, u.* from up cross join unnest(${}::int[], ${}::int[], \
+             ${}::int[], ${}::int[], ${}::text[], ${}::bigint[]) as u)",
+            marks[0], marks[1], marks[2], marks[3], marks[4], marks[5]
+        ));
+    }
+    if update.seat.is_some() {
+        let (player, colour) = (next_mark(), next_mark());
+        sql.push_str(&format!(
+            ", seated as (insert into seats (game_id, player_id, colour) \
+             select up.id, ${player}, ${colour} from up) \
+             select (select name from players where id = ${player}) as name from up"
+        ));
+    } else {
+        sql.push_str(" select null::text as name from up");
+    }
+    let outcome = next.game.outcome();
+    let mut query = sqlx::query(&sql)
+        .bind(row.status.as_str())
+        .bind(outcome.end_reason().map(EndReason::as_str))
+        .bind(win_line_json(outcome.win_line()))
+        .bind(next.game.to_move().map(stone_value))
+        .bind(row.move_count as i64)
+        .bind(&row.updated_at)
+        .bind(&row.finished_at)
+        .bind(row.clock.map(|c| c.black_ms))
+        .bind(row.clock.map(|c| c.white_ms))
+        .bind(deadline_text(row.clock))
+        .bind(row.offers.takeback.map(stone_value))
+        .bind(row.offers.draw.map(stone_value))
+        .bind(&row.id)
+        .bind(update.from_version);
+    if update.truncate {
+        query = query.bind(keep as i64);
+    }
+    if !appended.is_empty() {
+        let moves = MoveColumns::of(appended, keep);
+        query = query
+            .bind(moves.ply)
+            .bind(moves.row)
+            .bind(moves.col)
+            .bind(moves.player)
+            .bind(moves.played_at)
+            .bind(moves.clock_ms);
+    }
+    if let Some((player, colour)) = &update.seat {
+        query = query.bind(player).bind(stone_value(*colour));
+    }
+    let landed = query.fetch_optional(&mut *conn).await?;
+    landed.map(|r| r.text("name")).transpose()
+}

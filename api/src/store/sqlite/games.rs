@@ -1,0 +1,373 @@
+//! The games' SQL on SQLite. Every write goes through the single writer, so the position cache
+//! (filled by the writer's commit hooks, in commit order) always holds the committed state of
+//! the games it has, and a load serves from it without reading the file. Loads never fill it:
+//! a load racing a write or a delete could put back a state that is no longer true.
+
+use std::sync::Arc;
+
+use gomoku_rules::EndReason;
+use sqlx::{Row, SqliteConnection};
+
+use super::Store;
+use crate::store::games::rows::{
+    self, deadline_text, stone_value, win_line_json, GAME_COLUMNS, MOVE_COLUMNS, SEAT_COLUMNS,
+    SUMMARY_COLUMNS,
+};
+use crate::store::games::{
+    status_clause, Fresh, RunningClock, StatusFilter, StoredGame, Summary, Update, Written,
+};
+use crate::store::writer::{BoxFuture, OnCommit};
+use crate::store::{parse_timestamp, StoreError};
+
+/// Adds a game (at version 0).
+const INSERT_GAME: &str = "insert into games (id, player_id, mode, rule, board_size, ai_level, \
+    ai_player, status, end_reason, win_line, to_move, move_count, version, created_at, \
+    updated_at, finished_at, initial_ms, increment_ms, black_ms, white_ms) \
+    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)";
+/// Seats a player at a new game.
+const INSERT_SEAT: &str = "insert into seats (game_id, player_id, colour) values (?, ?, ?)";
+/// A player's games waiting or in play (for the cap on unfinished games).
+const COUNT_UNFINISHED: &str = "select count(*) from seats s join games g on g.id = s.game_id \
+    where s.player_id = ? and g.status in ('waiting', 'playing')";
+/// Adds a move.
+const INSERT_MOVE: &str = "insert into moves (game_id, ply, \"row\", col, player, played_at, \
+    clock_ms) values (?, ?, ?, ?, ?, ?, ?)";
+/// The update of a change, guarded by the version the change was computed from.
+const UPDATE_GAME: &str = "update games set status = ?, end_reason = ?, win_line = ?, \
+    to_move = ?, move_count = ?, version = version + 1, updated_at = ?, finished_at = ?, \
+    black_ms = ?, white_ms = ?, deadline = ?, takeback_offer = ?, draw_offer = ? \
+    where id = ? and version = ?;";
+/// Takes back moves from a ply on, if the statement before changed one row.
+const DELETE_MOVES_FROM: &str =
+    "delete from moves where game_id = ? and ply >= ? and changes() = 1;";
+/// Adds a move, if the statement before changed one row.
+const INSERT_MOVE_GUARDED: &str = "insert into moves (game_id, ply, \"row\", col, player, \
+    played_at, clock_ms) select ?, ?, ?, ?, ?, ?, ? where changes() = 1;";
+/// Seats a player, if the statement before changed one row.
+const INSERT_SEAT_GUARDED: &str = "insert into seats (game_id, player_id, colour) \
+    select ?, ?, ? where changes() = 1;";
+/// A player's display name.
+const PLAYER_NAME: &str = "select name from players where id = ?";
+
+impl Store {
+    pub(in crate::store) async fn load(
+        &self,
+        id: &str,
+    ) -> Result<Option<Arc<StoredGame>>, StoreError> {
+        if let Some(cached) = self.shared.positions.get(id) {
+            return Ok(Some(cached));
+        }
+        // One read transaction, so the game row, its moves and its seats come from one snapshot.
+        let mut tx = self.reader().begin().await?;
+        // A row per move (or one row with null move columns for a game without moves).
+        let sql = format!(
+            "select {GAME_COLUMNS}, {MOVE_COLUMNS} \
+             from games g left join moves m on m.game_id = g.id \
+             where g.id = ? order by m.ply"
+        );
+        let rows = sqlx::query(&sql).bind(id).fetch_all(&mut *tx).await?;
+        let sql = format!(
+            "select {SEAT_COLUMNS} from seats s join players p on p.id = s.player_id \
+             where s.game_id = ?"
+        );
+        let seats = sqlx::query(&sql).bind(id).fetch_all(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(rows::stored(&rows, rows::seats(&seats)?)?.map(Arc::new))
+    }
+
+    /// Runs a write of a game through the writer; once committed, records a stored result in
+    /// the position cache and tells the watchers.
+    async fn write_game<F>(&self, work: F) -> Result<Written, StoreError>
+    where
+        F: for<'c> FnMut(&'c mut SqliteConnection) -> BoxFuture<'c, Result<Written, StoreError>>
+            + Send
+            + 'static,
+    {
+        let shared = self.shared.clone();
+        let remember: OnCommit<Written> = Box::new(move |written| {
+            if let Written::Stored(stored) = written {
+                shared.positions.put(stored);
+                shared.watchers.changed(stored);
+            }
+        });
+        self.writer().write_then(work, Some(remember)).await
+    }
+
+    pub(in crate::store) async fn insert(
+        &self,
+        fresh: Arc<Fresh>,
+        cap: u32,
+    ) -> Result<Written, StoreError> {
+        self.write_game(move |conn| Box::pin(insert_in(conn, fresh.clone(), cap)))
+            .await
+    }
+
+    pub(in crate::store) async fn commit(
+        &self,
+        update: Arc<Update>,
+        cap: u32,
+    ) -> Result<Written, StoreError> {
+        // The statements are made once, before queueing: the writer runs one write after
+        // another, so it should only run them.
+        let sql = Arc::new(update_sql(&update));
+        self.write_game(move |conn| Box::pin(commit_in(conn, update.clone(), sql.clone(), cap)))
+            .await
+    }
+
+    pub(in crate::store) async fn delete(
+        &self,
+        id: &str,
+        creator: &str,
+        waiting_only: bool,
+    ) -> Result<bool, StoreError> {
+        let (creator, game_id) = (creator.to_string(), id.to_string());
+        let shared = self.shared.clone();
+        let forget_id = game_id.clone();
+        let forget: OnCommit<bool> = Box::new(move |deleted| {
+            if *deleted {
+                shared.positions.forget(&forget_id);
+                shared.watchers.deleted(&forget_id);
+            }
+        });
+        self.writer()
+            .write_then(
+                move |conn| {
+                    let (game_id, creator) = (game_id.clone(), creator.clone());
+                    Box::pin(async move {
+                        // A join that lands first makes the game shared: then nothing is deleted.
+                        let sql = if waiting_only {
+                            "delete from games where id = ? and player_id = ? \
+                             and status = 'waiting'"
+                        } else {
+                            "delete from games where id = ? and player_id = ?"
+                        };
+                        let done = sqlx::query(sql)
+                            .bind(&game_id)
+                            .bind(&creator)
+                            .execute(&mut *conn)
+                            .await?;
+                        Ok::<_, StoreError>(done.rows_affected() > 0)
+                    })
+                },
+                Some(forget),
+            )
+            .await
+    }
+
+    pub(in crate::store) async fn list(
+        &self,
+        player_id: &str,
+        filter: StatusFilter,
+        limit: usize,
+        after: Option<(&str, &str)>,
+    ) -> Result<Vec<Summary>, StoreError> {
+        let status_clause = status_clause(filter);
+        let after_clause = if after.is_some() {
+            "and (g.updated_at, g.id) < (?, ?)"
+        } else {
+            ""
+        };
+        let sql = format!(
+            "select {GAME_COLUMNS}, {SUMMARY_COLUMNS} \
+             from seats s join games g on g.id = s.game_id \
+             left join moves m on m.game_id = g.id and m.ply = g.move_count - 1 \
+             where s.player_id = ? {status_clause} {after_clause} \
+             order by g.updated_at desc, g.id desc limit ?"
+        );
+        // One read transaction, so the games and their seats come from one snapshot.
+        let mut tx = self.reader().begin().await?;
+        let mut query = sqlx::query(&sql).bind(player_id);
+        if let Some((updated_at, id)) = after {
+            query = query.bind(updated_at).bind(id);
+        }
+        let rows = query.bind(limit as i64).fetch_all(&mut *tx).await?;
+        let mut summaries: Vec<Summary> =
+            rows.iter().map(rows::summary).collect::<Result<_, _>>()?;
+        if !summaries.is_empty() {
+            let marks = vec!["?"; summaries.len()].join(", ");
+            let sql = format!(
+                "select {SEAT_COLUMNS} from seats s join players p on p.id = s.player_id \
+                 where s.game_id in ({marks})"
+            );
+            let mut query = sqlx::query(&sql);
+            for summary in &summaries {
+                query = query.bind(&summary.row.id);
+            }
+            let seats = query.fetch_all(&mut *tx).await?;
+            rows::seat_summaries(&mut summaries, &seats)?;
+        }
+        tx.commit().await?;
+        Ok(summaries)
+    }
+
+    pub(in crate::store) async fn running_clocks(&self) -> Result<Vec<RunningClock>, StoreError> {
+        let rows =
+            sqlx::query("select id, version, deadline from games where deadline is not null")
+                .fetch_all(self.reader())
+                .await?;
+        rows.iter()
+            .map(|r| {
+                let id: String = r.try_get(0)?;
+                let deadline = parse_timestamp(r.try_get(2)?)
+                    .ok_or_else(|| StoreError::Corrupt(id.clone(), "deadline".into()))?;
+                Ok(RunningClock {
+                    version: r.try_get(1)?,
+                    deadline,
+                    id,
+                })
+            })
+            .collect()
+    }
+}
+
+/// Whether the player already has `cap` games waiting or in play (inside the writer's
+/// transaction, so a concurrent write cannot slip past the count).
+async fn at_cap(
+    conn: &mut SqliteConnection,
+    player_id: &str,
+    cap: u32,
+) -> Result<bool, StoreError> {
+    let unfinished: i64 = sqlx::query_scalar(COUNT_UNFINISHED)
+        .bind(player_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    Ok(unfinished >= i64::from(cap))
+}
+
+async fn player_name(conn: &mut SqliteConnection, player_id: &str) -> Result<String, StoreError> {
+    sqlx::query_scalar(PLAYER_NAME)
+        .bind(player_id)
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or_else(|| StoreError::Corrupt(player_id.to_string(), "no such player".into()))
+}
+
+/// The write of [`Store::insert`], inside the writer's transaction.
+async fn insert_in(
+    conn: &mut SqliteConnection,
+    fresh: Arc<Fresh>,
+    cap: u32,
+) -> Result<Written, StoreError> {
+    let row = &fresh.row;
+    if fresh.unfinished() && at_cap(conn, &row.player_id, cap).await? {
+        return Ok(Written::OverCap);
+    }
+    let (outcome, time_control) = (fresh.game.outcome(), row.time_control);
+    sqlx::query(INSERT_GAME)
+        .bind(&row.id)
+        .bind(&row.player_id)
+        .bind(row.mode.as_str())
+        .bind(row.rule.as_str())
+        .bind(row.board_size as i64)
+        .bind(row.ai.map(|a| a.level.as_str()))
+        .bind(row.ai.map(|a| stone_value(a.player)))
+        .bind(row.status.as_str())
+        .bind(row.end_reason.map(EndReason::as_str))
+        .bind(win_line_json(outcome.win_line()))
+        .bind(fresh.game.to_move().map(stone_value))
+        .bind(row.move_count as i64)
+        .bind(&row.created_at)
+        .bind(&row.updated_at)
+        .bind(&row.finished_at)
+        .bind(time_control.map(|tc| tc.initial_ms))
+        .bind(time_control.map(|tc| tc.increment_ms))
+        .bind(row.clock.map(|c| c.black_ms))
+        .bind(row.clock.map(|c| c.white_ms))
+        .execute(&mut *conn)
+        .await?;
+    for (ply, m) in fresh.moves.iter().enumerate() {
+        sqlx::query(INSERT_MOVE)
+            .bind(&row.id)
+            .bind(ply as i64)
+            .bind(m.point.row as i64)
+            .bind(m.point.col as i64)
+            .bind(stone_value(m.stone))
+            .bind(&m.played_at)
+            .bind(m.clock_ms)
+            .execute(&mut *conn)
+            .await?;
+    }
+    sqlx::query(INSERT_SEAT)
+        .bind(&row.id)
+        .bind(&row.player_id)
+        .bind(fresh.colour.map(stone_value))
+        .execute(&mut *conn)
+        .await?;
+    let name = player_name(conn, &row.player_id).await?;
+    Ok(Written::Stored(fresh.stored(name)))
+}
+
+/// Every statement of a change in one text, one call to SQLite (each call is a round trip to the
+/// connection's thread). Every statement after the update runs only if the one before it changed
+/// exactly one row, so a stale version changes nothing at all.
+fn update_sql(update: &Update) -> String {
+    let mut sql = String::from(UPDATE_GAME);
+    if update.truncate {
+        sql.push_str(DELETE_MOVES_FROM);
+    }
+    for _ in update.appended() {
+        sql.push_str(INSERT_MOVE_GUARDED);
+    }
+    if update.seat.is_some() {
+        sql.push_str(INSERT_SEAT_GUARDED);
+    }
+    sql
+}
+
+/// The write of [`Store::commit`], inside the writer's transaction.
+async fn commit_in(
+    conn: &mut SqliteConnection,
+    update: Arc<Update>,
+    sql: Arc<String>,
+    cap: u32,
+) -> Result<Written, StoreError> {
+    for player in update.capped_players() {
+        if at_cap(conn, player, cap).await? {
+            return Ok(Written::OverCap);
+        }
+    }
+    let (next, keep) = (&update.next, update.keep);
+    let row = &next.row;
+    let outcome = next.game.outcome();
+    let mut query = sqlx::query(&sql)
+        .bind(row.status.as_str())
+        .bind(outcome.end_reason().map(EndReason::as_str))
+        .bind(win_line_json(outcome.win_line()))
+        .bind(next.game.to_move().map(stone_value))
+        .bind(row.move_count as i64)
+        .bind(&row.updated_at)
+        .bind(&row.finished_at)
+        .bind(row.clock.map(|c| c.black_ms))
+        .bind(row.clock.map(|c| c.white_ms))
+        .bind(deadline_text(row.clock))
+        .bind(row.offers.takeback.map(stone_value))
+        .bind(row.offers.draw.map(stone_value))
+        .bind(&row.id)
+        .bind(update.from_version);
+    if update.truncate {
+        query = query.bind(&row.id).bind(keep as i64);
+    }
+    for (i, m) in update.appended().iter().enumerate() {
+        query = query
+            .bind(&row.id)
+            .bind((keep + i) as i64)
+            .bind(m.point.row as i64)
+            .bind(m.point.col as i64)
+            .bind(stone_value(m.stone))
+            .bind(&m.played_at)
+            .bind(m.clock_ms);
+    }
+    if let Some((player, colour)) = &update.seat {
+        query = query.bind(&row.id).bind(player).bind(stone_value(*colour));
+    }
+    let done = query.execute(&mut *conn).await?;
+    if done.rows_affected() == 0 {
+        return Ok(Written::Stale);
+    }
+    // A join (rare next to moves) reads the new seat's name in the transaction that seats it.
+    let name = match &update.seat {
+        Some((player, _)) => Some(player_name(conn, player).await?),
+        None => None,
+    };
+    Ok(Written::Stored(update.seated(name)))
+}
