@@ -715,6 +715,48 @@ mod tests {
         assert_eq!(hub.presence("g"), Presence::default());
     }
 
+    fn view(instance: &str, black: bool, spectators: u32, seq: i64) -> PresenceNews {
+        PresenceNews {
+            instance: instance.into(),
+            game_id: "g".into(),
+            presence: Presence {
+                black,
+                white: false,
+                spectators,
+            },
+            seq,
+        }
+    }
+
+    /// Other instances' views add to this one's: a newer view replaces an older one (never the
+    /// other way round), a re-read of the database keeps what was heard after it began and drops
+    /// what it no longer holds (an instance gone), and an unwatched game's presence is theirs.
+    #[tokio::test]
+    async fn presence_elsewhere_adds_up() {
+        let (hub, _dir) = hub(8).await;
+        let game = online_game("alice", Some("bob"));
+        let mut bob = hub.subscribe(&game, "bob");
+        assert!(matches!(next(&mut bob), Some(Event::Presence(p)) if p.white && !p.black));
+
+        hub.presence_heard(&view("i1", true, 1, 2));
+        assert!(matches!(next(&mut bob), Some(Event::Presence(p))
+            if p.black && p.white && p.spectators == 1));
+        hub.presence_heard(&view("i1", false, 0, 1));
+        assert!(next(&mut bob).is_none(), "an older view changes nothing");
+        assert_eq!(hub.presence("g").spectators, 1);
+
+        let read_at = Instant::now();
+        hub.presence_heard(&view("i2", false, 2, 1));
+        assert_eq!(hub.presence("g").spectators, 3);
+        // Read before i2's view was heard, and after i1 was gone.
+        hub.reread(vec![], read_at);
+        let presence = hub.presence("g");
+        assert!(!presence.black && presence.white && presence.spectators == 2);
+
+        drop(bob);
+        assert_eq!(hub.presence("g").spectators, 2, "no longer watched here");
+    }
+
     /// A token holds at most its number of tickets; a dropped one is given back.
     #[tokio::test]
     async fn tickets_per_token() {

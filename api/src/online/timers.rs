@@ -82,11 +82,17 @@ impl Timers {
         };
         let (db, all, game) = (self.db.clone(), self.armed.clone(), id.to_string());
         let task = tokio::spawn(async move {
-            fire(&db, &game, version, deadline).await;
-            let mut armed = lock(&all);
-            if armed.get(&game).is_some_and(|a| a.version == version) {
-                armed.remove(&game);
+            wait_until(deadline).await;
+            // From here on the timer writes, and nothing may abort it half-way: the write's own
+            // commit hook (or, on PostgreSQL, its news coming back) arms the next version, which
+            // would otherwise cancel the write that armed it while it waits for its answer.
+            {
+                let mut armed = lock(&all);
+                if armed.get(&game).is_some_and(|a| a.version == version) {
+                    armed.remove(&game);
+                }
             }
+            fire(&db, &game, version).await;
         });
         armed.insert(
             id.to_string(),
@@ -147,18 +153,21 @@ impl Watch for Timers {
     }
 }
 
-/// Waits for `deadline`, then ends game `id` on time if it is still at `version` and its flag
-/// has fallen.
-async fn fire(db: &Db, id: &str, version: i64, deadline: OffsetDateTime) {
-    for _ in 0..ATTEMPTS {
-        // The deadline is wall-clock time; sleep again if the machine's clock was set back.
-        loop {
-            let wait = deadline - OffsetDateTime::now_utc();
-            match Duration::try_from(wait) {
-                Ok(wait) if !wait.is_zero() => tokio::time::sleep(wait).await,
-                _ => break,
-            }
+/// Sleeps until `deadline`, wall-clock time: again if the machine's clock was set back.
+async fn wait_until(deadline: OffsetDateTime) {
+    loop {
+        let wait = deadline - OffsetDateTime::now_utc();
+        match Duration::try_from(wait) {
+            Ok(wait) if !wait.is_zero() => tokio::time::sleep(wait).await,
+            _ => return,
         }
+    }
+}
+
+/// Ends game `id` on time if it is still at `version` and its flag has fallen (retrying while
+/// the database is busy).
+async fn fire(db: &Db, id: &str, version: i64) {
+    for _ in 0..ATTEMPTS {
         match try_fire(db, id, version).await {
             Ok(()) => return,
             Err(e) => {

@@ -2,12 +2,15 @@
 //! server busy with moves, undos, resignations and new games, each keeping a [`Book`] of what the
 //! server acknowledged and what was in flight; the server is killed with SIGKILL, restarted on
 //! the same database, and every game is checked against its book. An acknowledged write must
-//! survive; the write in flight may have landed, but only whole.
+//! survive; the write in flight may have landed, but only whole. With two instances on one
+//! database ([`CrashRun::round_beside`]), one of them is killed while the other goes on serving
+//! its writers, and every game is checked through the one that lives.
 //!
 //! What goes wrong is reported to the writers' [`Stats`](crate::Stats): a test's panics at the
 //! first violation, the stress tool's counts them.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -111,6 +114,16 @@ pub struct Round {
     pub lost: u64,
     /// `PRAGMA integrity_check` and the foreign-key check passed after the kill.
     pub integrity_ok: bool,
+    /// Writes the instance that lived acknowledged after the other was killed
+    /// ([`CrashRun::round_beside`] only).
+    pub acked_after_kill: u64,
+}
+
+/// How the writers of a round stop: when told to, and counting their acknowledged writes.
+#[derive(Clone, Default)]
+struct Until {
+    stop: Arc<AtomicBool>,
+    acked: Arc<AtomicU64>,
 }
 
 /// Writers and their books across rounds.
@@ -154,37 +167,93 @@ impl CrashRun {
         seeds: &mut StdRng,
         round: usize,
     ) -> Round {
-        let tasks: Vec<_> = self
-            .writers
-            .iter()
-            .map(|(player, books)| {
-                let (player, books) = (player.on(server), books.clone());
-                tokio::spawn(write_until_refused(player, books, self.sizes, seeds.gen()))
-            })
-            .collect();
+        let tasks = self.start(&[&*server], &Until::default(), seeds);
         tokio::time::sleep(kill_after).await;
         server.kill();
-        let stats = &self.stats;
+        let mut figures = self.stopped(tasks, round).await;
+        let mut stored = Stored::open(server.database()).await;
+        figures.integrity_ok = self.integrity(&mut stored, round).await;
+        server.restart();
+        figures.lost = self.verify_all(server, &mut stored, round).await;
+        figures
+    }
+
+    /// One round on two instances sharing one database: the writers take turns between
+    /// `victim` and `survivor`; `victim` is killed `kill_after` from now, the survivor's
+    /// writers go on for `after_kill` (every write of theirs must be served), and then every
+    /// game of every writer is checked against its book through the survivor.
+    pub async fn round_beside(
+        &mut self,
+        victim: &mut Server,
+        survivor: &Server,
+        (kill_after, after_kill): (Duration, Duration),
+        seeds: &mut StdRng,
+        round: usize,
+    ) -> Round {
+        let until = Until::default();
+        let tasks = self.start(&[&*victim, survivor], &until, seeds);
+        tokio::time::sleep(kill_after).await;
+        victim.kill();
+        let at_kill = until.acked.load(Ordering::Relaxed);
+        tokio::time::sleep(after_kill).await;
+        until.stop.store(true, Ordering::Relaxed);
+        let mut figures = self.stopped(tasks, round).await;
+        figures.acked_after_kill = until.acked.load(Ordering::Relaxed) - at_kill;
+        let mut stored = Stored::open(survivor.database()).await;
+        figures.integrity_ok = self.integrity(&mut stored, round).await;
+        figures.lost = self.verify_all(survivor, &mut stored, round).await;
+        figures
+    }
+
+    /// Starts every writer, the n-th on the n-th of `servers` (round robin).
+    fn start(
+        &self,
+        servers: &[&Server],
+        until: &Until,
+        seeds: &mut StdRng,
+    ) -> Vec<tokio::task::JoinHandle<u64>> {
+        self.writers
+            .iter()
+            .enumerate()
+            .map(|(i, (player, books))| {
+                let player = player.on(servers[i % servers.len()]);
+                let (books, until, seed) = (books.clone(), until.clone(), seeds.gen());
+                tokio::spawn(write_until_refused(player, books, self.sizes, seed, until))
+            })
+            .collect()
+    }
+
+    /// Waits for the writers to end; what they acknowledged.
+    async fn stopped(&self, tasks: Vec<tokio::task::JoinHandle<u64>>, round: usize) -> Round {
         let mut figures = Round::default();
         for task in tasks {
             match task.await {
                 Ok(acked) => figures.acked += acked,
-                Err(e) => stats.violation(format!("round {round}: a writer failed: {e}")),
+                Err(e) => self
+                    .stats
+                    .violation(format!("round {round}: a writer failed: {e}")),
             }
-        }
-        let mut stored = Stored::open(server.database()).await;
-        figures.integrity_ok = match stored.integrity().await {
-            Ok(()) => true,
-            Err(e) => {
-                stats.violation(format!("round {round}: {e}"));
-                false
-            }
-        };
-        server.restart();
-        for (player, books) in &self.writers {
-            figures.lost += verify(&player.on(server), books, &mut stored, round).await;
         }
         figures
+    }
+
+    async fn integrity(&self, stored: &mut Stored, round: usize) -> bool {
+        match stored.integrity().await {
+            Ok(()) => true,
+            Err(e) => {
+                self.stats.violation(format!("round {round}: {e}"));
+                false
+            }
+        }
+    }
+
+    /// Checks every writer's games through `server`; the acknowledged moves missing.
+    async fn verify_all(&self, server: &Server, stored: &mut Stored, round: usize) -> u64 {
+        let mut lost = 0;
+        for (player, books) in &self.writers {
+            lost += verify(&player.on(server), books, stored, round).await;
+        }
+        lost
     }
 }
 
@@ -238,16 +307,22 @@ async fn verify(player: &Player, books: &Books, stored: &mut Stored, round: usiz
     lost
 }
 
-/// Writes without pause until the server stops answering: moves with `ply` (mostly), undos,
-/// resignations and new games (local, and AI games at the easy level), on this writer's own
-/// games. Returns how many writes were acknowledged; any answer but the expected success is a
-/// violation.
-async fn write_until_refused(player: Player, books: Books, sizes: &[i64], seed: u64) -> u64 {
+/// Writes without pause until the server stops answering (or `until` says stop): moves with
+/// `ply` (mostly), undos, resignations and new games (local, and AI games at the easy level), on
+/// this writer's own games. Returns how many writes were acknowledged; any answer but the
+/// expected success is a violation.
+async fn write_until_refused(
+    player: Player,
+    books: Books,
+    sizes: &[i64],
+    seed: u64,
+    until: Until,
+) -> u64 {
     let mut rng = StdRng::seed_from_u64(seed);
     let stats = player.stats();
     let mut acked = 0;
     let mut current: Option<Value> = None;
-    loop {
+    while !until.stop.load(Ordering::Relaxed) {
         let state = match current.take() {
             Some(state) if state["status"] == "playing" => state,
             _ => {
@@ -267,6 +342,7 @@ async fn write_until_refused(player: Player, books: Books, sizes: &[i64], seed: 
                     continue;
                 };
                 acked += 1;
+                until.acked.fetch_add(1, Ordering::Relaxed);
                 books
                     .lock()
                     .unwrap()
@@ -307,6 +383,7 @@ async fn write_until_refused(player: Player, books: Books, sizes: &[i64], seed: 
         let book = books.get_mut(&id).unwrap();
         if reply.status == 200 {
             acked += 1;
+            until.acked.fetch_add(1, Ordering::Relaxed);
             *book = Book::of(&reply.body);
             current = Some(reply.body);
         } else {
@@ -316,6 +393,7 @@ async fn write_until_refused(player: Player, books: Books, sizes: &[i64], seed: 
             stats.violation(format!("{path} {body}: {} {}", reply.status, reply.text));
         }
     }
+    acked
 }
 
 #[cfg(test)]

@@ -140,13 +140,14 @@ impl Live {
     }
 
     /// The game of the first `state` message for which `wanted` holds, skipping the others and
-    /// presence messages; each state must be newer than the one before it.
+    /// presence messages; no state may be older than the one before it (the same one again is
+    /// a fresh state, sent after news between instances may have been missed).
     pub async fn state_where(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
         let mut version = -1;
         loop {
             let game = self.state().await;
             let v = game["version"].as_i64().expect("version");
-            assert!(v > version, "states in order: {v} after {version}");
+            assert!(v >= version, "states in order: {v} after {version}");
             version = v;
             if wanted(&game) {
                 return game;
