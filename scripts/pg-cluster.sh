@@ -2,9 +2,11 @@
 # A throwaway PostgreSQL cluster for the tests and benches, never the system's own:
 #
 #   scripts/pg-cluster.sh start DIR [--durable]   # prints the cluster's URL on stdout
+#   scripts/pg-cluster.sh database URL NAME       # makes database NAME there, prints its URL
 #   scripts/pg-cluster.sh stop DIR                # stops it and removes DIR
 #
-# `start` installs PostgreSQL from Debian's packages when it is missing (as root: CI runs on a
+# DIR's parent folder must be open to others (the cluster's owner may be `nobody`). `start`
+# installs PostgreSQL from Debian's packages when it is missing (as root: CI runs on a
 # fresh machine), makes DIR, runs `initdb` there as an unprivileged user (PostgreSQL refuses to
 # run as root: `nobody` then), and starts the server with `pg_ctl` on a free port of 127.0.0.1
 # only (no Unix socket). The superuser `gomoku` may connect from 127.0.0.1 without a password;
@@ -77,8 +79,16 @@ stop() {
   rm -rf "$dir"
 }
 
+database() {
+  local url=$1 name=$2 bin
+  bin=$(bin_dir)
+  "$bin/psql" "$url" -qc "create database $name" >/dev/null || die "could not create database $name"
+  echo "${url%/*}/$name"
+}
+
 case "${1:-}" in
   start) [ $# -ge 2 ] || die "usage: $0 start DIR [--durable]"; start "$2" "${3:-}" ;;
+  database) [ $# -eq 3 ] || die "usage: $0 database URL NAME"; database "$2" "$3" ;;
   stop) [ $# -eq 2 ] || die "usage: $0 stop DIR"; stop "$2" ;;
-  *) die "usage: $0 start DIR [--durable] | stop DIR" ;;
+  *) die "usage: $0 start DIR [--durable] | database URL NAME | stop DIR" ;;
 esac

@@ -16,7 +16,9 @@
 # Knobs (environment): SCHEMATHESIS_MAX_EXAMPLES (cases per operation and phase, default 150),
 # SCHEMATHESIS_SEED (default 1; any integer repeats a run), SCHEMATHESIS_MIN_REQUESTS,
 # SCHEMATHESIS_CHECKS (default: no 5xx, and status code, content type and body as documented),
-# GOMOKU_SERVER_BIN (skip the build and use this binary).
+# GOMOKU_SERVER_BIN (skip the build and use this binary), SCHEMATHESIS_DATABASE_URL (the database
+# the server runs on, empty when the run begins: default a SQLite file in a temporary folder;
+# `scripts/test.sh` runs once more on a PostgreSQL database).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,7 +52,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-RUST_LOG=warn "$server" --addr 127.0.0.1:0 --database-url "sqlite://$work/gomoku.db" \
+database_url=${SCHEMATHESIS_DATABASE_URL:-sqlite://$work/gomoku.db}
+echo "schemathesis: the server runs on ${database_url%%://*}"
+RUST_LOG=warn "$server" --addr 127.0.0.1:0 --database-url "$database_url" \
   --write-rate-limit 0 --hints-per-minute 0 --sessions-per-minute 0 --ai-master-ms 200 \
   --max-unfinished-games 1000000 >"$work/stdout" 2>"$work/server.log" &
 server_pid=$!
