@@ -24,12 +24,10 @@
 //! `BENCH_CLIENTS` (default 16) change the counts.
 
 use std::str::FromStr;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use gomoku_testkit::lines::brick_fill;
-use gomoku_testkit::{env_count, gomoku_server, percentile, Database, Player, NO_RATE_LIMIT};
-use serde_json::json;
+use gomoku_testkit::bench::{bench_moves, play_round, summary, MoveClient, BOARD};
+use gomoku_testkit::{env_count, gomoku_server, Database, Player, NO_RATE_LIMIT};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection, SqliteConnection};
 
@@ -37,74 +35,11 @@ use sqlx::{ConnectOptions, Connection, SqliteConnection};
 const CLIENTS: usize = 16;
 /// Games the raw run spreads its moves over, like the HTTP clients' games.
 const RAW_GAMES: usize = 16;
-const BOARD: i64 = 15;
 
 fn now() -> String {
     time::OffsetDateTime::now_utc()
         .format(&time::format_description::well_known::Rfc3339)
         .expect("format time")
-}
-
-/// One HTTP client: a player, its current game and how far into its moves it is. Every game
-/// fills the 15×15 board in the order of [`brick_fill`], so neither side makes five; a game may
-/// still end early in a draw (no five possible), and the client then starts another.
-struct Client {
-    player: Player,
-    game: Option<String>,
-    next: usize,
-}
-
-impl Client {
-    /// Plays `count` moves; each move's latency.
-    async fn play(mut self, count: usize, moves: Arc<Vec<(i64, i64)>>) -> (Client, Vec<Duration>) {
-        let mut latencies = Vec::with_capacity(count);
-        while latencies.len() < count {
-            let game = match &self.game {
-                Some(game) if self.next < moves.len() => game.clone(),
-                _ => {
-                    let state = self.player.create(json!({"mode": "local"})).await;
-                    self.next = 0;
-                    let id = state["id"].as_str().expect("game id").to_string();
-                    self.game = Some(id.clone());
-                    id
-                }
-            };
-            let (row, col) = moves[self.next];
-            self.next += 1;
-            let started = Instant::now();
-            let reply = self.player.try_move(&game, row, col).await;
-            latencies.push(started.elapsed());
-            let state = reply.ok(200, &format!("move ({row},{col})"));
-            if state["status"] != "playing" {
-                self.game = None;
-            }
-        }
-        (self, latencies)
-    }
-}
-
-/// All clients play `per_client` moves at once; the elapsed time and every latency.
-async fn http_round(
-    clients: Vec<Client>,
-    per_client: usize,
-    moves: &Arc<Vec<(i64, i64)>>,
-) -> (Vec<Client>, Duration, Vec<Duration>) {
-    let started = Instant::now();
-    let mut tasks = Vec::new();
-    for mut client in clients {
-        // Every round starts new games, so every round has the same mix of early and late moves
-        // (a late move costs more: its state carries the whole move history).
-        client.game = None;
-        tasks.push(tokio::spawn(client.play(per_client, moves.clone())));
-    }
-    let mut clients = Vec::new();
-    let mut latencies = Vec::new();
-    for task in tasks {
-        let (client, l) = task.await.expect("client");
-        clients.push(client);
-        latencies.extend(l);
-    }
-    (clients, started.elapsed(), latencies)
 }
 
 /// The raw side: a connection to a migrated file and the next ply of each of its games.
@@ -234,18 +169,14 @@ fn main() {
         // Default durability; only the per-token write limit is lifted (many moves/s per token),
         // and the per-address session limit, which the harness lifts for every server it starts.
         let server = gomoku_server!().args(NO_RATE_LIMIT).start();
-        let moves = Arc::new(brick_fill(BOARD));
+        let moves = bench_moves();
         let mut clients = Vec::new();
         for _ in 0..clients_n {
-            clients.push(Client {
-                player: Player::new(&server).await,
-                game: None,
-                next: 0,
-            });
+            clients.push(MoveClient::new(Player::new(&server).await, &[]));
         }
         let per_client = moves_total.div_ceil(clients_n * rounds);
         // Warm-up, not measured: one round like the others (connections, the server's WAL).
-        let (warm, _, _) = http_round(clients, per_client, &moves).await;
+        let (warm, _, _) = play_round(clients, per_client, &moves).await;
         clients = warm;
 
         let per_round_commits = commits_total.div_ceil(rounds);
@@ -253,7 +184,7 @@ fn main() {
         let mut latencies = Vec::new();
         for round in 1..=rounds {
             let raw_elapsed = raw.commit(per_round_commits).await;
-            let (next, elapsed, l) = http_round(clients, per_client, &moves).await;
+            let (next, elapsed, l) = play_round(clients, per_client, &moves).await;
             clients = next;
             println!(
                 "round {round}: raw {:.0} commits/s, http {:.0} moves/s",
@@ -264,12 +195,8 @@ fn main() {
             http_time += elapsed;
             latencies.extend(l);
         }
-        latencies.sort_unstable();
-
         let raw_rate = (per_round_commits * rounds) as f64 / raw_time.as_secs_f64();
-        let rate = latencies.len() as f64 / http_time.as_secs_f64();
-        let ms = |q| percentile(&latencies, q).as_secs_f64() * 1000.0;
-        let (p50, p99, max) = (ms(0.50), ms(0.99), ms(1.0));
+        let (rate, p50, p99, max) = summary(&mut latencies, http_time);
         println!(
             "raw sqlite: {} one-move transactions on 1 connection, WAL, synchronous=FULL: \
              {raw_rate:.0} commits/s",

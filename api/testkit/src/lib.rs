@@ -11,10 +11,12 @@
 //! - [`stored`]: reading what the server stored, behind its back.
 //! - [`crash`]: the SIGKILL-under-load run and the book of acknowledged writes it checks against.
 //! - [`lines`]: the game lines several tests play.
+//! - [`bench`]: the move-playing clients of the HTTP benches.
 //!
 //! Nothing here is mocked: every check goes through real HTTP to the real binary and reads the
 //! real database (a SQLite file, or a database on a real PostgreSQL).
 
+pub mod bench;
 pub mod client;
 pub mod crash;
 pub mod lines;

@@ -103,13 +103,19 @@ impl Database {
 
     /// A new, empty PostgreSQL database, if the suite runs on PostgreSQL.
     pub fn postgres() -> Option<Database> {
-        let database = PgDatabase::create(&postgres::cluster()?);
-        Some(Database(Arc::new(Location {
+        Some(Database::postgres_on(&postgres::cluster()?))
+    }
+
+    /// A new, empty PostgreSQL database on the cluster at `cluster` (a URL where databases may
+    /// be created).
+    pub fn postgres_on(cluster: &str) -> Database {
+        let database = PgDatabase::create(cluster);
+        Database(Arc::new(Location {
             url: database.url().to_string(),
             sqlite_file: None,
             _dir: None,
             _postgres: Some(database),
-        })))
+        }))
     }
 
     /// Whether this is a PostgreSQL database.
