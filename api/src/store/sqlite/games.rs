@@ -6,9 +6,11 @@
 use std::sync::Arc;
 
 use gomoku_rules::EndReason;
-use sqlx::{Row, SqliteConnection};
+use sqlx::error::BoxDynError;
+use sqlx::sqlite::SqliteArguments;
+use sqlx::{Arguments, Row, SqliteConnection};
 
-use super::Store;
+use super::{Done, Store};
 use crate::store::games::rows::{
     self, deadline_text, stone_value, win_line_json, GAME_COLUMNS, MOVE_COLUMNS, SEAT_COLUMNS,
     SUMMARY_COLUMNS,
@@ -75,22 +77,27 @@ impl Store {
         Ok(rows::stored(&rows, rows::seats(&seats)?)?.map(Arc::new))
     }
 
-    /// Runs a write of a game through the writer; once committed, records a stored result in
-    /// the position cache and tells the watchers.
+    /// Runs a write of a game through the writer; once committed, its stored result goes into
+    /// the position cache and to the watchers.
     async fn write_game<F>(&self, work: F) -> Result<Written, StoreError>
     where
         F: for<'c> FnMut(&'c mut SqliteConnection) -> BoxFuture<'c, Result<Written, StoreError>>
             + Send
             + 'static,
     {
+        self.writer().write_then(work, Some(self.remember())).await
+    }
+
+    /// The commit hook of a write of a game: records a stored result in the position cache and
+    /// tells the watchers.
+    fn remember(&self) -> OnCommit<Written> {
         let shared = self.shared.clone();
-        let remember: OnCommit<Written> = Box::new(move |written| {
+        Box::new(move |written| {
             if let Written::Stored(stored) = written {
                 shared.positions.put(stored);
                 shared.watchers.changed(stored);
             }
-        });
-        self.writer().write_then(work, Some(remember)).await
+        })
     }
 
     pub(in crate::store) async fn insert(
@@ -109,8 +116,26 @@ impl Store {
     ) -> Result<Written, StoreError> {
         // The statements are made once, before queueing: the writer runs one write after
         // another, so it should only run them.
-        let sql = Arc::new(update_sql(&update));
-        self.write_game(move |conn| Box::pin(commit_in(conn, update.clone(), sql.clone(), cap)))
+        let (sql, statements) = update_sql(&update);
+        if update.capped_players().next().is_some() || update.seat.is_some() {
+            // It must count a player's games (or read a name) before it writes: on its own.
+            let sql = Arc::new(sql);
+            return self
+                .write_game(move |conn| Box::pin(commit_in(conn, update.clone(), sql.clone(), cap)))
+                .await;
+        }
+        // Everything else (moves played or taken back, an ending, the clocks, the offers) looks
+        // at nothing first: it joins the batch's script, guarded by the version alone.
+        let stored = update.next.clone();
+        self.writer()
+            .plan(
+                move |script| script.add(&sql, statements, |args| bind_update(args, &update)),
+                move |done: Vec<Done>| match done.first() {
+                    Some(update) if update.changes > 0 => Written::Stored(stored.clone()),
+                    _ => Written::Stale,
+                },
+                Some(self.remember()),
+            )
             .await
     }
 
@@ -298,20 +323,64 @@ async fn insert_in(
 }
 
 /// Every statement of a change in one text, one call to SQLite (each call is a round trip to the
-/// connection's thread). Every statement after the update runs only if the one before it changed
-/// exactly one row, so a stale version changes nothing at all.
-fn update_sql(update: &Update) -> String {
+/// connection's thread), and how many statements that is. Every statement after the update runs
+/// only if the one before it changed exactly one row, so a stale version changes nothing at all.
+fn update_sql(update: &Update) -> (String, usize) {
     let mut sql = String::from(UPDATE_GAME);
+    let mut statements = 1;
     if update.truncate {
         sql.push_str(DELETE_MOVES_FROM);
+        statements += 1;
     }
     for _ in update.appended() {
         sql.push_str(INSERT_MOVE_GUARDED);
+        statements += 1;
     }
     if update.seat.is_some() {
         sql.push_str(INSERT_SEAT_GUARDED);
+        statements += 1;
     }
-    sql
+    (sql, statements)
+}
+
+/// Binds the arguments of [`update_sql`]'s statements, in order.
+fn bind_update(args: &mut SqliteArguments<'static>, update: &Update) -> Result<(), BoxDynError> {
+    let (next, keep) = (&update.next, update.keep);
+    let row = &next.row;
+    let outcome = next.game.outcome();
+    args.add(row.status.as_str())?;
+    args.add(outcome.end_reason().map(EndReason::as_str))?;
+    args.add(win_line_json(outcome.win_line()))?;
+    args.add(next.game.to_move().map(stone_value))?;
+    args.add(row.move_count as i64)?;
+    args.add(row.updated_at.clone())?;
+    args.add(row.finished_at.clone())?;
+    args.add(row.clock.map(|c| c.black_ms))?;
+    args.add(row.clock.map(|c| c.white_ms))?;
+    args.add(deadline_text(row.clock))?;
+    args.add(row.offers.takeback.map(stone_value))?;
+    args.add(row.offers.draw.map(stone_value))?;
+    args.add(row.id.clone())?;
+    args.add(update.from_version)?;
+    if update.truncate {
+        args.add(row.id.clone())?;
+        args.add(keep as i64)?;
+    }
+    for (i, m) in update.appended().iter().enumerate() {
+        args.add(row.id.clone())?;
+        args.add((keep + i) as i64)?;
+        args.add(m.point.row as i64)?;
+        args.add(m.point.col as i64)?;
+        args.add(stone_value(m.stone))?;
+        args.add(m.played_at.clone())?;
+        args.add(m.clock_ms)?;
+    }
+    if let Some((player, colour)) = &update.seat {
+        args.add(row.id.clone())?;
+        args.add(player.clone())?;
+        args.add(stone_value(*colour))?;
+    }
+    Ok(())
 }
 
 /// The write of [`Store::commit`], inside the writer's transaction.
@@ -326,40 +395,9 @@ async fn commit_in(
             return Ok(Written::OverCap);
         }
     }
-    let (next, keep) = (&update.next, update.keep);
-    let row = &next.row;
-    let outcome = next.game.outcome();
-    let mut query = sqlx::query(&sql)
-        .bind(row.status.as_str())
-        .bind(outcome.end_reason().map(EndReason::as_str))
-        .bind(win_line_json(outcome.win_line()))
-        .bind(next.game.to_move().map(stone_value))
-        .bind(row.move_count as i64)
-        .bind(&row.updated_at)
-        .bind(&row.finished_at)
-        .bind(row.clock.map(|c| c.black_ms))
-        .bind(row.clock.map(|c| c.white_ms))
-        .bind(deadline_text(row.clock))
-        .bind(row.offers.takeback.map(stone_value))
-        .bind(row.offers.draw.map(stone_value))
-        .bind(&row.id)
-        .bind(update.from_version);
-    if update.truncate {
-        query = query.bind(&row.id).bind(keep as i64);
-    }
-    for (i, m) in update.appended().iter().enumerate() {
-        query = query
-            .bind(&row.id)
-            .bind((keep + i) as i64)
-            .bind(m.point.row as i64)
-            .bind(m.point.col as i64)
-            .bind(stone_value(m.stone))
-            .bind(&m.played_at)
-            .bind(m.clock_ms);
-    }
-    if let Some((player, colour)) = &update.seat {
-        query = query.bind(&row.id).bind(player).bind(stone_value(*colour));
-    }
+    let mut args = SqliteArguments::default();
+    bind_update(&mut args, &update).map_err(sqlx::Error::Encode)?;
+    let query = sqlx::query_with(&sql, args);
     let done = query.execute(&mut *conn).await?;
     if done.rows_affected() == 0 {
         return Ok(Written::Stale);

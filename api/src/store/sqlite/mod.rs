@@ -14,10 +14,15 @@ pub(super) mod players;
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{ConnectOptions, Connection, SqliteConnection, SqlitePool};
+use futures_util::StreamExt;
+use sqlx::error::BoxDynError;
+use sqlx::sqlite::{
+    SqliteArguments, SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow,
+    SqliteSynchronous,
+};
+use sqlx::{ConnectOptions, Connection, Either, Executor, SqliteConnection, SqlitePool};
 
-use super::writer::{Batching, BoxFuture, Step, Writer};
+use super::writer::{self, Batching, BoxFuture, Ran, Step, Stopped, Writer};
 use super::{Shared, StoreError};
 use crate::config::{Config, Synchronous};
 
@@ -51,7 +56,9 @@ impl Store {
             .acquire_timeout(config.busy_timeout().max(Duration::from_millis(100)))
             .connect_with(options.clone())
             .await?;
-        let conn: SqliteConnection = options.connect().await?;
+        // A batch's script sends back a result per statement: room for a whole batch's, so the
+        // connection's thread never waits for the writer to take them.
+        let conn: SqliteConnection = options.row_buffer_size(1024).connect().await?;
         Ok(Store {
             read,
             writer: Writer::start(conn, config.busy_timeout()),
@@ -119,15 +126,135 @@ impl Store {
     }
 }
 
-impl Batching for SqliteConnection {
-    type Error = sqlx::Error;
+/// The statements of the planned writes of a batch, as one text run in one call, after the
+/// `BEGIN` (see [`writer`](super::writer)). The text of a given mix of writes is the same every
+/// time, so SQLite's prepared statements for it are kept (sqlx's statement cache).
+pub struct Script {
+    sql: String,
+    args: SqliteArguments<'static>,
+    /// How many statements each write added, in order.
+    writes: Vec<usize>,
+    /// Statements of the write being added.
+    open: usize,
+    /// The first argument that could not be encoded, and the write it belongs to.
+    refused: Option<(usize, BoxDynError)>,
+}
 
-    fn step(&mut self, step: Step) -> BoxFuture<'_, Result<(), sqlx::Error>> {
-        let sql = match step {
+impl Default for Script {
+    fn default() -> Script {
+        Script {
             // BEGIN IMMEDIATE takes the write lock up front (waiting up to the busy timeout), so
             // no statement inside has to upgrade a read lock, where SQLite gives up without
             // waiting.
-            Step::Begin => "begin immediate",
+            sql: String::from("begin immediate;"),
+            args: SqliteArguments::default(),
+            writes: Vec::new(),
+            open: 0,
+            refused: None,
+        }
+    }
+}
+
+impl Script {
+    /// Adds `statements` statements (one text, each ending in `;`) to the current write, `bind`
+    /// binding their arguments in order.
+    pub fn add(
+        &mut self,
+        sql: &str,
+        statements: usize,
+        bind: impl FnOnce(&mut SqliteArguments<'static>) -> Result<(), BoxDynError>,
+    ) {
+        self.sql.push_str(sql);
+        self.open += statements;
+        if let Err(e) = bind(&mut self.args) {
+            self.refused.get_or_insert((self.writes.len(), e));
+        }
+    }
+}
+
+impl writer::Script for Script {
+    fn end_write(&mut self) {
+        self.writes.push(self.open);
+        self.open = 0;
+    }
+}
+
+/// What one statement of a planned write gave: the rows it changed (for an `insert`, `update`
+/// or `delete`) and the rows it returned.
+pub struct Done {
+    pub changes: u64,
+    pub rows: Vec<SqliteRow>,
+}
+
+/// Which part of a script a statement belongs to.
+#[derive(Clone, Copy)]
+enum Part {
+    Begin,
+    Write(usize),
+    Commit,
+}
+
+impl Batching for SqliteConnection {
+    type Error = sqlx::Error;
+    type Script = Script;
+    type Results = Vec<Done>;
+
+    fn run(&mut self, script: Script, commit: bool) -> BoxFuture<'_, Ran<Vec<Done>, sqlx::Error>> {
+        Box::pin(async move {
+            let Script {
+                mut sql,
+                args,
+                writes,
+                refused,
+                ..
+            } = script;
+            if let Some((write, e)) = refused {
+                // Begun all the same, so the writer's rollback finds a transaction.
+                self.execute("begin immediate")
+                    .await
+                    .map_err(Stopped::Begin)?;
+                return Err(Stopped::Write(write, sqlx::Error::Encode(e)));
+            }
+            if commit {
+                sql.push_str("commit;");
+            }
+            let mut parts = vec![Part::Begin];
+            for (write, &statements) in writes.iter().enumerate() {
+                parts.extend(std::iter::repeat_n(Part::Write(write), statements));
+            }
+            parts.push(Part::Commit);
+            let mut results: Vec<Vec<Done>> =
+                writes.iter().map(|&n| Vec::with_capacity(n)).collect();
+            let mut statement = 0;
+            let mut rows = Vec::new();
+            let mut stream = self.fetch_many(sqlx::query_with(&sql, args));
+            while let Some(step) = stream.next().await {
+                match step {
+                    Ok(Either::Right(row)) => rows.push(row),
+                    Ok(Either::Left(done)) => {
+                        if let Some(Part::Write(write)) = parts.get(statement) {
+                            results[*write].push(Done {
+                                changes: done.rows_affected(),
+                                rows: std::mem::take(&mut rows),
+                            });
+                        }
+                        statement += 1;
+                    }
+                    Err(e) => {
+                        return Err(match parts.get(statement) {
+                            Some(Part::Begin) | None => Stopped::Begin(e),
+                            Some(Part::Write(write)) => Stopped::Write(*write, e),
+                            Some(Part::Commit) => Stopped::Commit(e),
+                        })
+                    }
+                }
+            }
+            Ok(results)
+        })
+    }
+
+    fn step(&mut self, step: Step) -> BoxFuture<'_, Result<(), sqlx::Error>> {
+        let sql = match step {
             Step::Commit => "commit",
             Step::Rollback => "rollback",
         };
