@@ -16,24 +16,20 @@ use crate::store::games::rows::{
     SUMMARY_COLUMNS,
 };
 use crate::store::games::{
-    status_clause, Fresh, RunningClock, StatusFilter, StoredGame, Summary, Update, Written,
+    status_clause, Fresh, RunningClock, StatusFilter, StoredGame, StoredMove, Summary, Update,
+    Written,
 };
 use crate::store::writer::{BoxFuture, OnCommit};
 use crate::store::{parse_timestamp, StoreError};
 
-/// Adds a game (at version 0).
+/// Adds a game (at version 0); a `where` may follow.
 const INSERT_GAME: &str = "insert into games (id, player_id, mode, rule, board_size, ai_level, \
     ai_player, status, end_reason, win_line, to_move, move_count, version, created_at, \
     updated_at, finished_at, initial_ms, increment_ms, black_ms, white_ms) \
-    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)";
-/// Seats a player at a new game.
-const INSERT_SEAT: &str = "insert into seats (game_id, player_id, colour) values (?, ?, ?)";
+    select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?";
 /// A player's games waiting or in play (for the cap on unfinished games).
 const COUNT_UNFINISHED: &str = "select count(*) from seats s join games g on g.id = s.game_id \
     where s.player_id = ? and g.status in ('waiting', 'playing')";
-/// Adds a move.
-const INSERT_MOVE: &str = "insert into moves (game_id, ply, \"row\", col, player, played_at, \
-    clock_ms) values (?, ?, ?, ?, ?, ?, ?)";
 /// The update of a change, guarded by the version the change was computed from.
 const UPDATE_GAME: &str = "update games set status = ?, end_reason = ?, win_line = ?, \
     to_move = ?, move_count = ?, version = version + 1, updated_at = ?, finished_at = ?, \
@@ -105,7 +101,24 @@ impl Store {
         fresh: Arc<Fresh>,
         cap: u32,
     ) -> Result<Written, StoreError> {
-        self.write_game(move |conn| Box::pin(insert_in(conn, fresh.clone(), cap)))
+        // The cap is a guard in the game's insert, so a new game looks at nothing first either:
+        // it joins the batch's script.
+        let (sql, statements) = insert_sql(&fresh);
+        let created = fresh.clone();
+        self.writer()
+            .plan(
+                move |script| script.add(&sql, statements, |args| bind_insert(args, &fresh, cap)),
+                move |done: Vec<Done>| match (done.first(), done.last()) {
+                    (Some(game), Some(name)) if game.changes > 0 => {
+                        // Always there: the game's foreign key holds its player, whose name is
+                        // `not null`.
+                        let name = name.rows.first().and_then(|r| r.try_get(0).ok());
+                        Written::Stored(created.stored(name.unwrap_or_default()))
+                    }
+                    _ => Written::OverCap,
+                },
+                Some(self.remember()),
+            )
             .await
     }
 
@@ -267,59 +280,81 @@ async fn player_name(conn: &mut SqliteConnection, player_id: &str) -> Result<Str
         .ok_or_else(|| StoreError::Corrupt(player_id.to_string(), "no such player".into()))
 }
 
-/// The write of [`Store::insert`], inside the writer's transaction.
-async fn insert_in(
-    conn: &mut SqliteConnection,
-    fresh: Arc<Fresh>,
+/// Every statement of a new game in one text, and how many statements that is: the game (if
+/// unfinished, only while its creator has fewer unfinished games than the cap), its moves and
+/// its creator's seat, each only if the statement before it changed one row, then the
+/// creator's name.
+fn insert_sql(fresh: &Fresh) -> (String, usize) {
+    let mut sql = String::from(INSERT_GAME);
+    if fresh.unfinished() {
+        sql.push_str(&format!(" where ({COUNT_UNFINISHED}) < ?"));
+    }
+    sql.push(';');
+    for _ in &fresh.moves {
+        sql.push_str(INSERT_MOVE_GUARDED);
+    }
+    sql.push_str(INSERT_SEAT_GUARDED);
+    sql.push_str(PLAYER_NAME);
+    sql.push(';');
+    (sql, fresh.moves.len() + 3)
+}
+
+/// Binds the arguments of [`insert_sql`]'s statements, in order.
+fn bind_insert(
+    args: &mut SqliteArguments<'static>,
+    fresh: &Fresh,
     cap: u32,
-) -> Result<Written, StoreError> {
+) -> Result<(), BoxDynError> {
     let row = &fresh.row;
-    if fresh.unfinished() && at_cap(conn, &row.player_id, cap).await? {
-        return Ok(Written::OverCap);
-    }
     let (outcome, time_control) = (fresh.game.outcome(), row.time_control);
-    sqlx::query(INSERT_GAME)
-        .bind(&row.id)
-        .bind(&row.player_id)
-        .bind(row.mode.as_str())
-        .bind(row.rule.as_str())
-        .bind(row.board_size as i64)
-        .bind(row.ai.map(|a| a.level.as_str()))
-        .bind(row.ai.map(|a| stone_value(a.player)))
-        .bind(row.status.as_str())
-        .bind(row.end_reason.map(EndReason::as_str))
-        .bind(win_line_json(outcome.win_line()))
-        .bind(fresh.game.to_move().map(stone_value))
-        .bind(row.move_count as i64)
-        .bind(&row.created_at)
-        .bind(&row.updated_at)
-        .bind(&row.finished_at)
-        .bind(time_control.map(|tc| tc.initial_ms))
-        .bind(time_control.map(|tc| tc.increment_ms))
-        .bind(row.clock.map(|c| c.black_ms))
-        .bind(row.clock.map(|c| c.white_ms))
-        .execute(&mut *conn)
-        .await?;
-    for (ply, m) in fresh.moves.iter().enumerate() {
-        sqlx::query(INSERT_MOVE)
-            .bind(&row.id)
-            .bind(ply as i64)
-            .bind(m.point.row as i64)
-            .bind(m.point.col as i64)
-            .bind(stone_value(m.stone))
-            .bind(&m.played_at)
-            .bind(m.clock_ms)
-            .execute(&mut *conn)
-            .await?;
+    args.add(row.id.clone())?;
+    args.add(row.player_id.clone())?;
+    args.add(row.mode.as_str())?;
+    args.add(row.rule.as_str())?;
+    args.add(row.board_size as i64)?;
+    args.add(row.ai.map(|a| a.level.as_str()))?;
+    args.add(row.ai.map(|a| stone_value(a.player)))?;
+    args.add(row.status.as_str())?;
+    args.add(row.end_reason.map(EndReason::as_str))?;
+    args.add(win_line_json(outcome.win_line()))?;
+    args.add(fresh.game.to_move().map(stone_value))?;
+    args.add(row.move_count as i64)?;
+    args.add(row.created_at.clone())?;
+    args.add(row.updated_at.clone())?;
+    args.add(row.finished_at.clone())?;
+    args.add(time_control.map(|tc| tc.initial_ms))?;
+    args.add(time_control.map(|tc| tc.increment_ms))?;
+    args.add(row.clock.map(|c| c.black_ms))?;
+    args.add(row.clock.map(|c| c.white_ms))?;
+    if fresh.unfinished() {
+        args.add(row.player_id.clone())?;
+        args.add(i64::from(cap))?;
     }
-    sqlx::query(INSERT_SEAT)
-        .bind(&row.id)
-        .bind(&row.player_id)
-        .bind(fresh.colour.map(stone_value))
-        .execute(&mut *conn)
-        .await?;
-    let name = player_name(conn, &row.player_id).await?;
-    Ok(Written::Stored(fresh.stored(name)))
+    for (ply, m) in fresh.moves.iter().enumerate() {
+        bind_move(args, &row.id, ply, m)?;
+    }
+    args.add(row.id.clone())?;
+    args.add(row.player_id.clone())?;
+    args.add(fresh.colour.map(stone_value))?;
+    args.add(row.player_id.clone())?;
+    Ok(())
+}
+
+/// Binds the arguments of an [`INSERT_MOVE_GUARDED`]: move `m` at `ply` of game `id`.
+fn bind_move(
+    args: &mut SqliteArguments<'static>,
+    id: &str,
+    ply: usize,
+    m: &StoredMove,
+) -> Result<(), BoxDynError> {
+    args.add(id.to_string())?;
+    args.add(ply as i64)?;
+    args.add(m.point.row as i64)?;
+    args.add(m.point.col as i64)?;
+    args.add(stone_value(m.stone))?;
+    args.add(m.played_at.clone())?;
+    args.add(m.clock_ms)?;
+    Ok(())
 }
 
 /// Every statement of a change in one text, one call to SQLite (each call is a round trip to the
@@ -367,13 +402,7 @@ fn bind_update(args: &mut SqliteArguments<'static>, update: &Update) -> Result<(
         args.add(keep as i64)?;
     }
     for (i, m) in update.appended().iter().enumerate() {
-        args.add(row.id.clone())?;
-        args.add((keep + i) as i64)?;
-        args.add(m.point.row as i64)?;
-        args.add(m.point.col as i64)?;
-        args.add(stone_value(m.stone))?;
-        args.add(m.played_at.clone())?;
-        args.add(m.clock_ms)?;
+        bind_move(args, &row.id, keep + i, m)?;
     }
     if let Some((player, colour)) = &update.seat {
         args.add(row.id.clone())?;
