@@ -304,10 +304,15 @@ impl<C: Batching> std::fmt::Debug for Writer<C> {
 }
 
 impl<C: Batching> Writer<C> {
-    /// Starts the writer task on `conn`.
-    pub fn start(conn: C, busy_timeout: Duration) -> Writer<C> {
+    /// Starts the writer task on `conn`; `committed` runs in it after each batch it commits
+    /// (and is dropped when it stops).
+    pub fn start(
+        conn: C,
+        busy_timeout: Duration,
+        committed: impl Fn() + Send + 'static,
+    ) -> Writer<C> {
         let (queue, receiver) = mpsc::channel(QUEUE);
-        tokio::spawn(write_loop(conn, receiver, busy_timeout));
+        tokio::spawn(write_loop(conn, receiver, busy_timeout, committed));
         Writer { queue }
     }
 
@@ -404,6 +409,7 @@ async fn write_loop<C: Batching>(
     mut conn: C,
     mut receiver: mpsc::Receiver<Box<dyn Task<C>>>,
     busy_timeout: Duration,
+    committed: impl Fn(),
 ) {
     while let Some(first) = receiver.recv().await {
         let mut batch = vec![first];
@@ -425,14 +431,18 @@ async fn write_loop<C: Batching>(
             continue;
         }
         let writes = batch.len();
-        if let Err(panic) = catch_panic(run_batch(&mut conn, batch)).await {
-            tracing::error!(
-                panic = panic_message(&*panic),
-                writes,
-                "a write batch panicked; rolling it back"
-            );
-            // Fails harmlessly if the panic came after the commit, or before BEGIN.
-            let _ = conn.step(Step::Rollback).await;
+        match catch_panic(run_batch(&mut conn, batch)).await {
+            Ok(true) => committed(),
+            Ok(false) => {}
+            Err(panic) => {
+                tracing::error!(
+                    panic = panic_message(&*panic),
+                    writes,
+                    "a write batch panicked; rolling it back"
+                );
+                // Fails harmlessly if the panic came after the commit, or before BEGIN.
+                let _ = conn.step(Step::Rollback).await;
+            }
         }
     }
     conn.close().await;
@@ -477,8 +487,8 @@ fn finish_all<C: Batching>(batch: Vec<Box<dyn Task<C>>>, committed: Result<(), W
 /// in one call with the `BEGIN` (and the `COMMIT`, when there is no other write), then each of
 /// the others. Each pass ends in a commit, in a failure of the whole batch, or in the rollback of
 /// a pass where one write failed: that write is answered and the next pass runs the others
-/// again, so a batch takes at most one pass per failed write more than one.
-async fn run_batch<C: Batching>(conn: &mut C, mut batch: Vec<Box<dyn Task<C>>>) {
+/// again, so a batch takes at most one pass per failed write more than one. Whether it committed.
+async fn run_batch<C: Batching>(conn: &mut C, mut batch: Vec<Box<dyn Task<C>>>) -> bool {
     // Stable: the planned writes, then the others, each in the order they came.
     batch.sort_by_key(|task| !task.planned());
     while !batch.is_empty() {
@@ -501,7 +511,7 @@ async fn run_batch<C: Batching>(conn: &mut C, mut batch: Vec<Box<dyn Task<C>>>) 
             Err(Stopped::Begin(e)) => {
                 tracing::warn!(error = %e, writes = batch.len(), "could not start a write batch");
                 finish_all(batch, Err(batch_error::<C>(&e)));
-                return;
+                return false;
             }
             Err(Stopped::Write(i, e)) => {
                 batch[i].read(Err(e));
@@ -511,7 +521,7 @@ async fn run_batch<C: Batching>(conn: &mut C, mut batch: Vec<Box<dyn Task<C>>>) 
                 tracing::warn!(error = %e, "write batch failed; rolling back");
                 let _ = conn.step(Step::Rollback).await;
                 finish_all(batch, Err(batch_error::<C>(&e)));
-                return;
+                return false;
             }
         }
         if failed.is_none() {
@@ -534,8 +544,9 @@ async fn run_batch<C: Batching>(conn: &mut C, mut batch: Vec<Box<dyn Task<C>>>) 
             if committed.is_err() {
                 let _ = conn.step(Step::Rollback).await;
             }
+            let done = committed.is_ok();
             finish_all(batch, committed);
-            return;
+            return done;
         };
         let rolled_back = conn.step(Step::Rollback).await;
         batch
@@ -544,9 +555,10 @@ async fn run_batch<C: Batching>(conn: &mut C, mut batch: Vec<Box<dyn Task<C>>>) 
         if let Err(e) = rolled_back {
             tracing::warn!(error = %e, "could not roll back a failed write");
             finish_all(batch, Err(batch_error::<C>(&e)));
-            return;
+            return false;
         }
     }
+    false
 }
 
 #[cfg(test)]
@@ -585,7 +597,7 @@ mod tests {
             .execute(&mut conn)
             .await
             .unwrap();
-        Writer::start(conn, Duration::from_secs(5))
+        Writer::start(conn, Duration::from_secs(5), || {})
     }
 
     async fn insert(writer: &Writer, x: i64) -> Result<(), TestError> {
