@@ -6,15 +6,17 @@
 //! queueing writers here beats letting them contend inside SQLite, whose busy handler sleeps in
 //! steps of milliseconds.
 //!
-//! Queries live next to their tables: [`players`] (players and sessions) and [`games`] (games
-//! and their moves). What they take and return are the rules' types and the store's own; no
-//! sqlx type crosses out of this module, so the layers above would not notice another backend.
+//! Queries live next to their tables: [`players`] (players and sessions), [`games`] (games
+//! and their moves) and [`analyses`] (post-game analyses and their analysed moves). What they
+//! take and return are the rules' types and the store's own; no sqlx type crosses out of this
+//! module, so the layers above would not notice another backend.
 //! [`backup`] copies a database without opening it for writing.
 //!
 //! What else must hear of a committed change (the live hub, the clock timers) registers a
 //! [`Watch`]: the writer tells it of every change and deletion of a game right after the commit,
 //! in commit order, before the request that made it is answered.
 
+pub mod analyses;
 pub mod backup;
 pub mod games;
 pub mod players;

@@ -145,6 +145,15 @@ impl Stored {
         }
     }
 
+    /// The stored status of a game's analysis (`running`, `done`), None when it has none.
+    pub async fn analysis_status(&mut self, game_id: &str) -> Option<String> {
+        sqlx::query_scalar("select status from analyses where game_id = ?1")
+            .bind(game_id)
+            .fetch_optional(&mut self.conn)
+            .await
+            .unwrap_or_else(|e| panic!("select from analyses: {e}"))
+    }
+
     /// Whether `PRAGMA integrity_check` is ok and no row breaks a foreign key.
     pub async fn integrity(&mut self) -> Result<(), String> {
         let result: String = sqlx::query_scalar("pragma integrity_check")
