@@ -154,6 +154,17 @@ fn point(m: &Value) -> (i64, i64) {
     )
 }
 
+/// The move at `ply` gave up a forced win that starts at `win`: marked so, with the winning move
+/// as the better one, won (1.0) after it and no longer won after the move played.
+#[track_caller]
+fn assert_missed_win(analysis: &Value, ply: usize, win: (i64, i64)) {
+    let missed = at(analysis, ply);
+    assert_eq!(missed["mark"], "winning_threat_missed", "{missed}");
+    assert_eq!(point(missed), win, "the win is the better move: {missed}");
+    assert_eq!(missed["bestEval"], 1.0, "{missed}");
+    assert!(missed["eval"].as_f64().unwrap() < 1.0, "{missed}");
+}
+
 /// A done analysis of a game of `count` moves: every move once, in order, with probabilities.
 fn assert_complete(analysis: &Value, count: usize) {
     assert_eq!(analysis["status"], "done", "{analysis}");
@@ -209,11 +220,7 @@ async fn constructed_blunders_get_their_marks() {
     let id = game_of(&player, MISSED_FIVE).await;
     let analysis = analysed(&player, &id).await;
     assert_complete(&analysis, MISSED_FIVE.len());
-    let missed = at(&analysis, 8);
-    assert_eq!(missed["mark"], "winning_threat_missed", "{missed}");
-    assert_eq!(point(missed), (7, 11), "the five is the better move");
-    assert_eq!(missed["bestEval"], 1.0, "black wins after the five");
-    assert!(missed["eval"].as_f64().unwrap() < 1.0, "{missed}");
+    assert_missed_win(&analysis, 8, (7, 11));
     assert_eq!(at(&analysis, 9)["mark"], "only_move", "white's block");
 
     let id = game_of(&player, UNBLOCKED_FOUR).await;
@@ -233,11 +240,7 @@ async fn constructed_blunders_get_their_marks() {
     let id = game_of(&player, MISSED_VCF).await;
     let analysis = analysed(&player, &id).await;
     assert_complete(&analysis, MISSED_VCF.len());
-    let missed = at(&analysis, 16);
-    assert_eq!(missed["mark"], "winning_threat_missed", "{missed}");
-    assert_eq!(point(missed), (6, 6), "the VCF's first four");
-    assert_eq!(missed["bestEval"], 1.0, "{missed}");
-    assert!(missed["eval"].as_f64().unwrap() < 1.0, "{missed}");
+    assert_missed_win(&analysis, 16, (6, 6));
 }
 
 /// None, then running, then done: GET before any POST is 404 ANALYSIS_NOT_FOUND; the POST
