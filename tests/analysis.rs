@@ -420,8 +420,9 @@ async fn starting_costs_a_hint() {
         .assert_error(404, "ANALYSIS_NOT_FOUND", "nothing was started");
 }
 
-/// Across a restart (SIGKILL): a done analysis is served exactly as before, and one that was
-/// running when the server died is taken up again by the next start and completes.
+/// Across a restart: a done analysis is served exactly as before; one that was running when
+/// the server died (SIGKILL), or when it was stopped (SIGTERM: it stops after its current move,
+/// still running), is taken up again by the next start and completes.
 #[tokio::test]
 async fn restart_keeps_and_resumes_analyses() {
     let mut server: Server = server().start();
@@ -453,5 +454,29 @@ async fn restart_keeps_and_resumes_analyses() {
         .pop()
         .unwrap();
     assert_complete(&resumed, MISSED_VCF.len());
-    assert_eq!(at(&resumed, 16)["mark"], "winning_threat_missed");
+    assert_missed_win(&resumed, 16, (6, 6));
+
+    let stopped_id = game_of(&player, MISSED_VCF).await;
+    player.start_analysis(&stopped_id).await.ok(202, "POST");
+    server.terminate();
+    assert!(
+        server.wait_until_exited(Duration::from_secs(60)).is_some(),
+        "the server stops"
+    );
+    let mut stored = Stored::open(server.database()).await;
+    assert_eq!(
+        stored.analysis_status(&stopped_id).await.as_deref(),
+        Some("running"),
+        "a stopping server leaves it running"
+    );
+    drop(stored);
+    server.restart();
+    let player = player.on(&server);
+    let resumed = player
+        .analysis_until_done(&stopped_id, DONE_WITHIN)
+        .await
+        .pop()
+        .unwrap();
+    assert_complete(&resumed, MISSED_VCF.len());
+    assert_missed_win(&resumed, 16, (6, 6));
 }

@@ -119,6 +119,9 @@ impl Analyses {
                         tracing::warn!(game = %id, "database busy; the analysis waits");
                         tokio::time::sleep(BUSY_RETRY).await;
                     }
+                    // The database may be closing under a stopping server: the next start
+                    // takes the analysis up again.
+                    Err(_) if self.stopping.load(Ordering::Relaxed) => break,
                     Err(e) => {
                         // Another try would fail the same way: the analysis ends with what it
                         // has, rather than keeping its readers waiting.
