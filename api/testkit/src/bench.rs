@@ -51,7 +51,11 @@ impl MoveClient {
     }
 
     /// Plays `count` moves; each move's latency.
-    async fn play(mut self, count: usize, moves: Arc<Vec<(i64, i64)>>) -> (MoveClient, Vec<Duration>) {
+    async fn play(
+        mut self,
+        count: usize,
+        moves: Arc<Vec<(i64, i64)>>,
+    ) -> (MoveClient, Vec<Duration>) {
         let mut latencies = Vec::with_capacity(count);
         while latencies.len() < count {
             let game = match &self.game {
