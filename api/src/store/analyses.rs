@@ -124,6 +124,21 @@ pub async fn start(
     }
 }
 
+/// What a start's upsert means, on either backend: a unique violation (only the index of running
+/// analyses can give one) is the player's other running analysis.
+pub(super) fn started<T>(upsert: Result<T, sqlx::Error>) -> Result<Started, StoreError> {
+    match upsert {
+        Ok(_) => Ok(Started::Running),
+        Err(e)
+            if e.as_database_error()
+                .is_some_and(|d| d.is_unique_violation()) =>
+        {
+            Ok(Started::PlayerBusy)
+        }
+        Err(e) => Err(StoreError::from(e)),
+    }
+}
+
 /// Takes (or keeps) the work on game `game_id`'s running analysis for this process; false when
 /// it is not running, or another live server instance works on it. Called before each analysed
 /// move, so a task whose claim was taken over stops after one move at most.

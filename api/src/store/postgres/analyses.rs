@@ -13,7 +13,7 @@ use gomoku_engine::analysis::Mark;
 
 use super::presence::BEAT;
 use super::Store;
-use crate::store::analyses::{analysis, AnalysedMove, Analysis, Started};
+use crate::store::analyses::{analysis, started, AnalysedMove, Analysis, Started};
 use crate::store::games::rows::Columns;
 use crate::store::presence::GONE_AFTER;
 use crate::store::{now, StoreError};
@@ -52,16 +52,7 @@ impl Store {
         .bind(&at)
         .execute(&self.pool)
         .await;
-        match upsert {
-            Ok(_) => Ok(Started::Running),
-            Err(e)
-                if e.as_database_error()
-                    .is_some_and(|d| d.is_unique_violation()) =>
-            {
-                Ok(Started::PlayerBusy)
-            }
-            Err(e) => Err(StoreError::from(e)),
-        }
+        started(upsert)
     }
 
     pub(in crate::store) async fn claim_analysis(&self, game_id: &str) -> Result<bool, StoreError> {

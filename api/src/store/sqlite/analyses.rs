@@ -5,7 +5,7 @@ use gomoku_engine::analysis::Mark;
 use sqlx::sqlite::SqliteRow;
 
 use super::Store;
-use crate::store::analyses::{analysis, AnalysedMove, Analysis, Started};
+use crate::store::analyses::{analysis, started, AnalysedMove, Analysis, Started};
 use crate::store::{now, StoreError};
 
 impl Store {
@@ -40,16 +40,7 @@ impl Store {
                     .await;
                     // The refused statement alone is undone (SQLite aborts the statement, not
                     // the batch's transaction).
-                    match upsert {
-                        Ok(_) => Ok(Started::Running),
-                        Err(e)
-                            if e.as_database_error()
-                                .is_some_and(|d| d.is_unique_violation()) =>
-                        {
-                            Ok(Started::PlayerBusy)
-                        }
-                        Err(e) => Err(StoreError::from(e)),
-                    }
+                    started(upsert)
                 })
             })
             .await
