@@ -84,7 +84,8 @@ def call(path, body, token=None):
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = "Bearer " + token
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
+    data = json.dumps(body).encode() if body is not None else b""
+    request = urllib.request.Request(base + path, data=data, headers=headers, method="POST")
     return json.load(urllib.request.urlopen(request, timeout=30))
 
 token = call("/api/v1/sessions", {})["token"]
@@ -119,6 +120,15 @@ with open(config, "w") as out:
         call("/api/v1/games/%s/moves" % game["id"], {"row": 0, "col": 0, "ply": 0}, token)
         out.write('[[operations]]\ninclude-name = "POST %s"\n' % path)
         out.write('parameters = { "path.id" = "%s" }\n\n' % game["id"])
+    # The analysis: one game of three moves for both its operations, analysed once already, so
+    # that GET finds it (POST then answers 200 done, or 202 while it runs).
+    analysed = call("/api/v1/games", renju, token)
+    for ply, (row, col) in enumerate([(7, 7), (7, 8), (8, 8)]):
+        call("/api/v1/games/%s/moves" % analysed["id"], {"row": row, "col": col, "ply": ply}, token)
+    call("/api/v1/games/%s/analysis" % analysed["id"], None, token)
+    for method in ["GET", "POST"]:
+        out.write('[[operations]]\ninclude-name = "%s /api/v1/games/{id}/analysis"\n' % method)
+        out.write('parameters = { "path.id" = "%s" }\n\n' % analysed["id"])
     live = call("/api/v1/games", {"mode": "online"}, token)
     out.write('[[operations]]\ninclude-name = "GET /api/v1/games/{id}/live"\n')
     out.write('parameters = { "path.id" = "%s" }\n' % live["id"])

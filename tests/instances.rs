@@ -370,7 +370,7 @@ async fn a_reconnected_listener_gives_every_socket_a_fresh_state() {
     let mut stored = Stored::open(&database).await;
     let cut: i64 = sqlx::query_scalar(
         "select count(*) from (select pg_terminate_backend(pid) from pg_stat_activity \
-         where application_name = 'gomoku-listener' and datname = current_database()) t",
+         where application_name like 'gomoku-listener %' and datname = current_database()) t",
     )
     .fetch_one(stored.connection())
     .await

@@ -56,7 +56,10 @@ impl Cluster {
             "could not start PostgreSQL: {}",
             String::from_utf8_lossy(&output.stderr)
         );
-        let url = String::from_utf8(output.stdout).expect("a URL").trim().to_string();
+        let url = String::from_utf8(output.stdout)
+            .expect("a URL")
+            .trim()
+            .to_string();
         Cluster { dir, url }
     }
 }
@@ -81,9 +84,19 @@ struct Setup {
 
 impl Setup {
     /// `instances` servers on `database`, and `clients` players sending to them in turn.
-    async fn new(name: &'static str, database: &Database, instances: usize, clients: usize) -> Setup {
+    async fn new(
+        name: &'static str,
+        database: &Database,
+        instances: usize,
+        clients: usize,
+    ) -> Setup {
         let servers: Vec<Server> = (0..instances)
-            .map(|_| gomoku_server!().args(NO_RATE_LIMIT).database(database).start())
+            .map(|_| {
+                gomoku_server!()
+                    .args(NO_RATE_LIMIT)
+                    .database(database)
+                    .start()
+            })
             .collect();
         let all: Vec<&Server> = servers.iter().collect();
         let mut players = Vec::new();
@@ -121,7 +134,9 @@ fn main() {
     if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
         println!("load average at start: {}", load.trim());
     }
-    let own_cluster = std::env::var("BENCH_POSTGRES").is_err().then(Cluster::start);
+    let own_cluster = std::env::var("BENCH_POSTGRES")
+        .is_err()
+        .then(Cluster::start);
     let cluster = std::env::var("BENCH_POSTGRES")
         .ok()
         .or_else(|| own_cluster.as_ref().map(|c| c.url.clone()))

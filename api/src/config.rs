@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::ai::AnalysisBudget;
+
 /// `gomoku-server`: the Gomoku game service.
 #[derive(Debug, Parser)]
 #[command(name = "gomoku-server", version, about)]
@@ -222,6 +224,27 @@ pub struct Config {
     )]
     pub ai_master_ms: u64,
 
+    /// Thinking time of one move of a post-game analysis (three master searches and the threat
+    /// checks share it).
+    #[arg(
+        long,
+        env = "GOMOKU_ANALYSIS_MOVE_MS",
+        default_value_t = 400,
+        value_parser = clap::value_parser!(u64).range(10..=60_000),
+        global = true
+    )]
+    pub analysis_move_ms: u64,
+
+    /// Node limit of each search of an analysed move, for reproducible analyses (tests); unset,
+    /// only the time counts.
+    #[arg(
+        long,
+        env = "GOMOKU_ANALYSIS_NODE_LIMIT",
+        value_parser = clap::value_parser!(u64).range(1..),
+        global = true
+    )]
+    pub analysis_node_limit: Option<u64>,
+
     /// Live connections (`GET /games/{id}/live`) one token may hold at once.
     #[arg(
         long,
@@ -269,6 +292,14 @@ impl Config {
 
     pub fn request_timeout(&self) -> Duration {
         Duration::from_millis(self.request_timeout_ms)
+    }
+
+    /// What one analysed move may spend.
+    pub fn analysis_budget(&self) -> AnalysisBudget {
+        AnalysisBudget {
+            time: Duration::from_millis(self.analysis_move_ms),
+            node_limit: self.analysis_node_limit,
+        }
     }
 
     pub fn live_ping(&self) -> Duration {
@@ -336,6 +367,8 @@ mod tests {
         assert_eq!(c.max_unfinished_games, 100);
         assert_eq!(c.ai_queue_timeout_ms, 10_000);
         assert_eq!(c.ai_master_ms, 2000);
+        assert_eq!(c.analysis_budget().time, Duration::from_millis(400));
+        assert_eq!(c.analysis_node_limit, None);
         assert_eq!(c.request_timeout_ms, 30_000);
         assert_eq!(c.live_connections_per_token, 8);
         assert_eq!(c.live_ping(), Duration::from_secs(20));

@@ -42,6 +42,9 @@ pub enum ApiError {
     /// good as none).
     #[error("no such game")]
     GameNotFound,
+    /// 404: no analysis of this game was ever started (POST starts one).
+    #[error("this game has not been analysed; POST to start an analysis")]
+    AnalysisNotFound,
     /// 404: no such route.
     #[error("no such route")]
     NotFound,
@@ -82,6 +85,13 @@ pub enum ApiError {
     /// 409: no hints in a game against a person.
     #[error("hints are off in games against a person")]
     HintsDisabled,
+    /// 409: an analysis of another of the caller's games is still running.
+    #[error("another analysis of yours is still running; start this one when it is done")]
+    AnalysisRunning,
+    /// 409: an online game is analysed once it is over (an analysis must not help a player
+    /// against a person).
+    #[error("an online game can be analysed once it is over")]
+    GameNotOver,
     /// 409: the client's `ply` does not match the game.
     #[error("ply {ply} does not match the {move_count} moves on the board")]
     PlyMismatch { ply: i64, move_count: usize },
@@ -183,7 +193,7 @@ impl ApiError {
             InvalidJson(_) | InvalidQuery(_) => StatusCode::BAD_REQUEST,
             Unauthorized | SessionExpired => StatusCode::UNAUTHORIZED,
             NotAPlayer => StatusCode::FORBIDDEN,
-            GameNotFound | NotFound => StatusCode::NOT_FOUND,
+            GameNotFound | AnalysisNotFound | NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             CellOccupied
@@ -196,6 +206,8 @@ impl ApiError {
             | SharedGame
             | OnlineOnly
             | HintsDisabled
+            | AnalysisRunning
+            | GameNotOver
             | PlyMismatch { .. }
             | GameChanged
             | NothingToUndo
@@ -223,6 +235,7 @@ impl ApiError {
             SessionExpired => "SESSION_EXPIRED",
             NotAPlayer => "NOT_A_PLAYER",
             GameNotFound => "GAME_NOT_FOUND",
+            AnalysisNotFound => "ANALYSIS_NOT_FOUND",
             NotFound => "NOT_FOUND",
             MethodNotAllowed => "METHOD_NOT_ALLOWED",
             RequestTimeout => "REQUEST_TIMEOUT",
@@ -235,6 +248,8 @@ impl ApiError {
             SharedGame => "SHARED_GAME",
             OnlineOnly => "ONLINE_ONLY",
             HintsDisabled => "HINTS_DISABLED",
+            AnalysisRunning => "ANALYSIS_RUNNING",
+            GameNotOver => "GAME_NOT_OVER",
             PlyMismatch { .. } => "PLY_MISMATCH",
             GameChanged => "GAME_CHANGED",
             NothingToUndo => "NOTHING_TO_UNDO",
@@ -396,6 +411,7 @@ mod tests {
             (ApiError::SessionExpired, 401, "SESSION_EXPIRED"),
             (ApiError::NotAPlayer, 403, "NOT_A_PLAYER"),
             (ApiError::GameNotFound, 404, "GAME_NOT_FOUND"),
+            (ApiError::AnalysisNotFound, 404, "ANALYSIS_NOT_FOUND"),
             (ApiError::NotFound, 404, "NOT_FOUND"),
             (ApiError::MethodNotAllowed, 405, "METHOD_NOT_ALLOWED"),
             (ApiError::CellOccupied, 409, "CELL_OCCUPIED"),
@@ -407,6 +423,8 @@ mod tests {
             (ApiError::SharedGame, 409, "SHARED_GAME"),
             (ApiError::OnlineOnly, 409, "ONLINE_ONLY"),
             (ApiError::HintsDisabled, 409, "HINTS_DISABLED"),
+            (ApiError::AnalysisRunning, 409, "ANALYSIS_RUNNING"),
+            (ApiError::GameNotOver, 409, "GAME_NOT_OVER"),
             (ApiError::InvalidName("x".into()), 422, "INVALID_NAME"),
             (ApiError::UpgradeRequired, 426, "UPGRADE_REQUIRED"),
             (ApiError::TooManyConnections(8), 429, "TOO_MANY_CONNECTIONS"),

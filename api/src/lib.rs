@@ -2,12 +2,14 @@
 //!
 //! Layers, from the bottom: the rules (`gomoku-rules`) and the AI (`gomoku-engine`) are crates
 //! of their own; [`store`] maps SQLite rows to the rules' types; [`ai`] runs the engine off the
-//! async runtime; [`online`] holds online play's clock arithmetic, live hub and flag timers;
-//! [`limits`] holds the rate limits and [`auth`] the sessions; [`http`] is the REST API and the
-//! live WebSocket on top, and nothing imports it. [`serve`] and [`store::backup`] are what the
+//! async runtime, and [`analysis`] runs post-game analyses through it in the background;
+//! [`online`] holds online play's clock arithmetic, live hub and flag timers; [`limits`] holds
+//! the rate limits and [`auth`] the sessions; [`http`] is the REST API and the live WebSocket on
+//! top, and nothing imports it. [`serve`] and [`store::backup`] are what the
 //! `gomoku-server` binary runs.
 
 pub mod ai;
+pub mod analysis;
 pub mod auth;
 pub mod config;
 pub mod error;
@@ -37,9 +39,9 @@ const SESSION_SWEEP: Duration = Duration::from_secs(3600);
 /// How long a stopping server waits for its live sockets to close.
 const SOCKETS_CLOSE: Duration = Duration::from_secs(3);
 
-/// Binds the configured address, re-arms the flag timers of running clocks, prints
-/// `listening on <addr>` on stdout (how tests learn the port), and serves until `shutdown`
-/// completes; then closes the live sockets and lets in-flight requests finish, but no longer
+/// Binds the configured address, re-arms the flag timers of running clocks, resumes the running
+/// analyses, prints `listening on <addr>` on stdout (how tests learn the port), and serves until
+/// `shutdown` completes; then closes the live sockets and lets in-flight requests finish, but no longer
 /// than the request timeout plus a margin.
 pub async fn serve(
     db: Db,
@@ -77,6 +79,15 @@ pub async fn serve(
         Ok(running) => tracing::info!(running, "re-armed the clocks of running games"),
         Err(e) => tracing::error!(error = %e, "could not re-arm the running clocks"),
     }
+    // Analyses that were running when the server stopped go on where they were.
+    match state.analyses.resume_all().await {
+        Ok(0) => {}
+        Ok(running) => tracing::info!(running, "resumed the running analyses"),
+        Err(e) => tracing::error!(error = %e, "could not resume the running analyses"),
+    }
+    // On PostgreSQL, analyses that another instance left (stopped or killed) are taken over.
+    tokio::spawn(state.analyses.clone().sweep());
+    let analyses = state.analyses.clone();
     let (hub, closing_hub) = (state.hub.clone(), state.hub.clone());
     // The peer address is what session creation is limited by.
     let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
@@ -97,6 +108,8 @@ pub async fn serve(
         // Live sockets are upgraded connections, which a graceful shutdown does not wait for:
         // they are told to close, and their clients reconnect to the next server.
         closing_hub.close_all();
+        // Analyses stop after their current move and stay running for the next start.
+        analyses.stop();
         let _ = fired_tx.send(true);
     };
     let server = axum::serve(listener, app).with_graceful_shutdown(signal);

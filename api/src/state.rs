@@ -1,5 +1,5 @@
-//! What the handlers share: the database, the configuration, the AI pool, the sessions, the
-//! rate limits, the WeChat client, and online play's live hub and flag timers. Cheap to clone
+//! What the handlers share: the database, the configuration, the AI pool and the analysis tasks,
+//! the sessions, the rate limits, the WeChat client, and online play's live hub and flag timers. Cheap to clone
 //! (everything is behind `Arc` or is a handle). Each part is its own `FromRef` source, so an extractor such as
 //! [`Player`](crate::auth::Player) asks for the parts it needs rather than for all of this.
 
@@ -9,6 +9,7 @@ use std::time::Duration;
 use axum::extract::FromRef;
 
 use crate::ai::Ai;
+use crate::analysis::Analyses;
 use crate::auth::Sessions;
 use crate::config::Config;
 use crate::limits::Limits;
@@ -22,6 +23,8 @@ pub struct AppState {
     pub db: Db,
     pub config: Arc<Config>,
     pub ai: Ai,
+    /// Post-game analyses running in this process.
+    pub analyses: Arc<Analyses>,
     pub sessions: Arc<Sessions>,
     pub limits: Arc<Limits>,
     /// None when no WeChat credentials are configured (sessions are anonymous then).
@@ -44,6 +47,11 @@ impl AppState {
             Duration::from_millis(config.ai_queue_timeout_ms),
             Duration::from_millis(config.ai_master_ms),
         );
+        let analyses = Arc::new(Analyses::new(
+            db.clone(),
+            ai.clone(),
+            config.analysis_budget(),
+        ));
         let hub = Hub::new(usize::from(config.live_connections_per_token), db.clone());
         let timers = Timers::new(db.clone());
         let session_recheck = db.session_recheck();
@@ -54,6 +62,7 @@ impl AppState {
         AppState {
             db,
             ai,
+            analyses,
             hub,
             timers,
             sessions: Arc::new(Sessions::new(

@@ -5,9 +5,10 @@
  * forbidden points and a hint), won, boards of 9 and 19, 19×19 at 320 px
  * with the confirm step's ghost stone, the own stone while the AI thinks, a
  * move whose answer was lost, the settings sheet, a first load that failed,
- * a game in the dark theme, and the replay page with its move list (before
- * the end, and at the end with move numbers). Once the server plays online
- * games, a game against a friend too, with two phones (tests/support/
+ * a game in the dark theme, the replay page with its move list (before the
+ * end, and at the end with move numbers), and a replay with its post-game
+ * analysis (the graph, the marks, a missed five ringed; light and dark).
+ * Once the server plays online games, a game against a friend too, with two phones (tests/support/
  * phones.js): the name sheet, the waiting screen with the invite button, a
  * live game with clocks and the opponent-offline banner (light and dark), the
  * opponent's takeback offer in its modal, and a spectator's view.
@@ -196,6 +197,24 @@ async function play(page, moves) {
 const newLocalGame = (rule, boardSize) => newGame(rule, boardSize, null)
 
 /**
+ * A game imported from a record (black leaves its four on row 7 unfinished at move 9, then wins
+ * on column d), its replay page after 分析 has run to the end, at move 9.
+ */
+async function analysedReplay() {
+  const line = [
+    [7, 7], [7, 6], [7, 8], [6, 6], [7, 9], [8, 8], [7, 10], [9, 9], [3, 3], [7, 11],
+    [4, 3], [10, 10], [2, 3], [6, 9], [1, 3], [5, 5], [0, 3],
+  ]
+  const moves = line.map(([row, col], i) => ({row, col, player: (i % 2) + 1}))
+  const game = await api.importGame({version: 'gomoku-1.0', rule: 'freestyle', boardSize: 15, moves})
+  const page = await openPage(ids.replay, {id: game.id})
+  await tapButton(page, '分析')
+  await until(() => page.data.analysis === 'done', 'the analysis', 120000)
+  page.instance.onSelectMove({detail: {step: 9}})
+  return page
+}
+
+/**
  * A game against a friend, with two phones (and a third that watches) on
  * the same server: each shot is taken on the phone whose screen it is.
  */
@@ -348,6 +367,13 @@ async function main() {
     end.instance.onLast()
     shoot('replay', end, 'replay-end-numbers')
     end.instance.onSettingChange({detail: {key: 'numbers', value: false}})
+
+    // The post-game analysis of a game where black missed a five (move 9): the graph above the
+    // slider, the marks on the move list, and the five black missed ringed on the board.
+    const analysed = await analysedReplay()
+    shoot('replay', analysed, 'replay-analysis')
+    shoot('replay', analysed, 'replay-analysis-dark', {dark: true})
+    analysed.instance.onUnload()
 
     const home = await openPage(ids.home)
     shoot('home', home, 'home', {title: '五子棋', height: 1280})

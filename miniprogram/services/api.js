@@ -164,6 +164,21 @@ function hint(id) {
   return _authed('GET', `/games/${_id(id)}/hint`)
 }
 
+/**
+ * POST /games/{id}/analysis → the post-game analysis {status, progress,
+ * moveCount, moves: [{ply, eval, best, bestEval, mark}], outdated}: started
+ * (202, status running) or already done (200). Only the game's own players
+ * may start it, an online game once it is over.
+ */
+function startAnalysis(id) {
+  return _authed('POST', `/games/${_id(id)}/analysis`)
+}
+
+/** GET /games/{id}/analysis → the analysis as far as it has got; 404 ANALYSIS_NOT_FOUND before any. */
+function getAnalysis(id) {
+  return _authed('GET', `/games/${_id(id)}/analysis`)
+}
+
 /** GET /games/{id}/export → the game record (version gomoku-1.0). */
 function exportGame(id) {
   return _authed('GET', `/games/${_id(id)}/export`)
@@ -242,6 +257,8 @@ module.exports = {
   undo,
   resign,
   hint,
+  startAnalysis,
+  getAnalysis,
   exportGame,
   importGame,
   getMe,

@@ -213,6 +213,9 @@ const ERRORS = {
   HINTS_DISABLED: '好友对局不提供提示',
   GAME_CHANGED: '棋局已在别处更新',
   TOO_MANY_CONNECTIONS: '打开的对局太多，请关闭一些再试',
+  ANALYSIS_NOT_FOUND: '这局还没有分析',
+  ANALYSIS_RUNNING: '你的另一局还在分析中，请稍后再试',
+  GAME_NOT_OVER: '好友对局结束后才能分析',
 }
 
 /** After a lost connection, once the page shows the server's position again. */
@@ -289,6 +292,51 @@ function hintReasonText(reason) {
   return known[reason] || reason
 }
 
+/**
+ * The marks of a post-game analysis, in the order the legend lists them: the
+ * symbol shown on a move, its name, and what it means.
+ */
+const MARKS = [
+  {mark: 'winning_threat_missed', symbol: '漏', name: '错失胜机', note: '本可成五或连续冲四取胜'},
+  {mark: 'blunder', symbol: '??', name: '败着', note: '胜率大幅下降'},
+  {mark: 'mistake', symbol: '?', name: '失误', note: '胜率明显下降'},
+  {mark: 'inaccuracy', symbol: '?!', name: '缓手', note: '胜率略有下降'},
+  {mark: 'only_move', symbol: '!', name: '唯一解', note: '唯一不输的一手'},
+]
+
+function _mark(mark) {
+  return MARKS.find(m => m.mark === mark) || {mark, symbol: '·', name: String(mark), note: ''}
+}
+
+/** A mark's name in words ('败着'); unknown marks are shown as they come. */
+function markName(mark) {
+  return _mark(mark).name
+}
+
+/** A mark's symbol on the move list ('??'). */
+function markSymbol(mark) {
+  return _mark(mark).symbol
+}
+
+/** A probability (0–1) as a whole percentage: "62%". */
+function percentText(p) {
+  return `${Math.round(p * 100)}%`
+}
+
+/**
+ * What the analysis says of one move, for the line under the graph:
+ * "第 9 手 黑 d12 · 错失胜机：本可成五或连续冲四取胜。黑方胜率 71%，下在 l8 为 100%".
+ * `move` is {number, player, coord, eval, bestEval, bestCoord, mark}.
+ */
+function analysisNote(move) {
+  const head = `第 ${move.number} 手 ${move.player === 1 ? '黑' : '白'} ${move.coord}`
+  const mark = move.mark ? ` · ${markName(move.mark)}：${_mark(move.mark).note}。` : ' · '
+  const odds = `黑方胜率 ${percentText(move.eval)}`
+  const better = move.bestCoord !== move.coord && move.mark !== 'only_move'
+    ? `，下在 ${move.bestCoord} 为 ${percentText(move.bestEval)}` : ''
+  return `${head}${mark}${odds}${better}`
+}
+
 /** "11-30 14:05" from an RFC 3339 time, in the phone's time zone. */
 function shortTime(rfc3339) {
   const d = new Date(rfc3339)
@@ -329,4 +377,9 @@ module.exports = {
   INVITE_GONE_TEXT,
   hintReasonText,
   shortTime,
+  MARKS,
+  markName,
+  markSymbol,
+  percentText,
+  analysisNote,
 }

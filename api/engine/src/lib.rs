@@ -1,16 +1,23 @@
-//! The AI: chooses moves for the service's levels and gives hints. Depends only on the rules.
+//! The AI: chooses moves for the service's levels, gives hints and analyses games. Depends only
+//! on the rules.
 //!
-//! INTERFACE CONTRACT (fixed by the lead): `Level`, `SearchOptions`, `best_move`, `Hint`, `hint`.
-//! The service calls these from `spawn_blocking`; they must honour `SearchOptions::time_budget`
-//! and the `stop` flag.
+//! The public interface the service uses: [`Level`] (easy, medium, hard, master, each with its
+//! default thinking time) and [`SearchOptions`] (time budget, seed, stop flag, node limit);
+//! [`best_move`] for the AI's move, [`hint`] for a suggestion with its reason, and
+//! [`analysis::analyse_move`] for the review of one move of a game. All are pure, blocking and
+//! single-threaded: the caller runs them off its async runtime (e.g. `spawn_blocking`), and they
+//! return within the time budget or soon after the stop flag is raised. Memory per search is
+//! bounded by its transposition table (`params::TT_ENTRIES`).
 //!
 //! How the parts fit: [`position`] is the search's board, keeping line patterns ([`pattern`])
 //! and point scores up to date incrementally; [`eval`] turns those into a static score;
 //! [`movegen`] lists and orders candidates and spots forced situations; [`threat`] proves wins
 //! by continuous fours (VCF) or threats (VCT); [`search`] is the iterative-deepening PVS with the
 //! transposition table of [`tt`] under the clock of [`time`]; [`params`] holds every tunable
-//! number. This file turns a level into a recipe over those parts.
+//! number; [`analysis`] scores a played move against the engine's choice. This file turns a
+//! level into a recipe over those parts.
 
+pub mod analysis;
 pub mod eval;
 pub mod movegen;
 pub mod openings;

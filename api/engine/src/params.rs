@@ -93,3 +93,22 @@ pub const EASY_MISS_PERCENT: u64 = 35;
 pub const EASY_MIN_SHARE: i32 = 50;
 /// Medium level: search depth cap.
 pub const MEDIUM_MAX_DEPTH: i32 = 4;
+
+/// Post-game analysis (`analysis.rs`). A search score `s` of one side maps to its win
+/// probability 1/(1 + e^(−s/scale)). The scale is the most likely one over the engine's own
+/// games (`examples/fit-win-probability.rs`: hard against itself at 100 ms, 60 freestyle games).
+pub const WIN_PROBABILITY_SCALE: f64 = 1800.0;
+/// Marks by the drop in the mover's win probability between the engine's move and the move
+/// played (both judged the same way): at least this much is an inaccuracy, a mistake, a blunder.
+pub const ANALYSIS_INACCURACY: f64 = 0.10;
+pub const ANALYSIS_MISTAKE: f64 = 0.20;
+pub const ANALYSIS_BLUNDER: f64 = 0.35;
+/// The analysis of one move runs this many searches of the master level (the engine's choice,
+/// the position after it, the position after the move played), each with this share of the
+/// budget.
+pub const ANALYSIS_SEARCHES: u32 = 3;
+/// "Only move": budgets of the opponent's VCF and VCT (and its depth) tried after each
+/// candidate; a candidate they cannot refute counts as saving.
+pub const ANALYSIS_ONLY_MOVE_VCF_NODES: u64 = 5_000;
+pub const ANALYSIS_ONLY_MOVE_VCT_NODES: u64 = 5_000;
+pub const ANALYSIS_ONLY_MOVE_VCT_DEPTH: u32 = 6;

@@ -4,6 +4,7 @@
 //! Nothing below this layer knows about HTTP; this layer turns every failure, including those
 //! made by middleware (405, 408, 413) and unknown routes, into the one JSON error shape.
 
+pub mod analysis;
 mod extract;
 pub mod games;
 pub mod health;
@@ -64,6 +65,7 @@ pub fn app(state: AppState) -> Router {
         .merge(me::router())
         .merge(hint::router())
         .merge(replay::router())
+        .merge(analysis::router())
         .merge(records::router())
         .fallback(|| async { ApiError::NotFound })
         .with_state(state);

@@ -10,13 +10,15 @@ use axum::{Json, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{games, health, hint, live, me, online, play, records, replay, sessions, view};
+use super::{
+    analysis, games, health, hint, live, me, online, play, records, replay, sessions, view,
+};
 use crate::error::{ErrorBody, ErrorDetail};
 use crate::state::AppState;
 
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Gomoku API", description = "Gomoku games: play (on one device, against the AI, or online against a friend), save and resume, undo, replay, export and import."),
+    info(title = "Gomoku API", description = "Gomoku games: play (on one device, against the AI, or online against a friend), save and resume, undo, replay with a post-game analysis, export and import."),
     paths(
         health::health,
         sessions::create,
@@ -36,6 +38,8 @@ use crate::state::AppState;
         me::rename,
         hint::hint,
         replay::replay,
+        analysis::start_analysis,
+        analysis::read_analysis,
         records::export,
         records::import,
         spec,
@@ -49,6 +53,7 @@ use crate::state::AppState;
         (name = "online", description = "Online games: join, takeback and draw offers, the live WebSocket"),
         (name = "players", description = "The caller's display name"),
         (name = "replay", description = "A finished or unfinished game's moves, for a replay"),
+        (name = "analysis", description = "Post-game analysis: each move's evaluation, the engine's better move and a mark"),
         (name = "records", description = "Export and import game records"),
     )
 )]
@@ -119,6 +124,7 @@ mod tests {
             "/api/v1/me",
             "/api/v1/games/{id}/hint",
             "/api/v1/games/{id}/replay",
+            "/api/v1/games/{id}/analysis",
             "/api/v1/games/{id}/export",
             "/api/v1/games/import",
             "/api/v1/openapi.json",

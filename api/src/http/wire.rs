@@ -10,6 +10,7 @@
 
 use std::borrow::Cow;
 
+use gomoku_engine::analysis::Mark;
 use gomoku_engine::Level;
 use gomoku_rules::{EndReason, ForbiddenKind, Rule};
 use serde::{Serialize, Serializer};
@@ -17,6 +18,7 @@ use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
+use crate::store::analyses::AnalysisStatus;
 use crate::store::games::{GameStatus, Mode};
 
 /// A type with a fixed set of names.
@@ -79,7 +81,34 @@ wire_names! {
     GameStatus => StatusName, "Where a game stands: waiting for its second player (online games), playing, or over.";
     EndReason => EndReasonName, "Why a game ended.";
     ForbiddenKind => ForbiddenKindName, "Why a point is forbidden for black under renju.";
+    AnalysisStatus => AnalysisStatusName, "Whether the server is still analysing a game.";
 }
+
+/// Every mark, in the engine's order (the engine's type has no list of its own).
+const MARKS: [Mark; 5] = [
+    Mark::Inaccuracy,
+    Mark::Mistake,
+    Mark::Blunder,
+    Mark::OnlyMove,
+    Mark::WinningThreatMissed,
+];
+
+impl WireName for Mark {
+    const SCHEMA: &'static str = "MarkName";
+    const DESCRIPTION: &'static str = "What an analysed move is marked as: an inaccuracy, a \
+        mistake or a blunder (the mover's win probability after it fell short of that after the \
+        engine's move, by more and more), the only move that does not lose, or a forced win (a \
+        five, or a VCF) given away.";
+    fn all() -> &'static [Self] {
+        &MARKS
+    }
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+}
+
+/// What an analysed move is marked as.
+pub type MarkName = Wire<Mark>;
 
 #[cfg(test)]
 mod tests {
@@ -106,5 +135,22 @@ mod tests {
         let names: Vec<&str> = EndReason::ALL.iter().map(|r| r.as_str()).collect();
         assert_eq!(listed, names);
         assert_eq!(<LevelName as ToSchema>::name(), "LevelName");
+    }
+
+    /// The marks' list holds every mark (a new one fails to compile here until it is listed)
+    /// at its place, and each name reads back as its mark.
+    #[test]
+    fn every_mark_listed() {
+        let place = |m: Mark| match m {
+            Mark::Inaccuracy => 0,
+            Mark::Mistake => 1,
+            Mark::Blunder => 2,
+            Mark::OnlyMove => 3,
+            Mark::WinningThreatMissed => 4,
+        };
+        for (i, mark) in MARKS.iter().enumerate() {
+            assert_eq!(place(*mark), i);
+            assert_eq!(mark.as_str().parse::<Mark>(), Ok(*mark));
+        }
     }
 }

@@ -20,11 +20,16 @@
 //!   cache is checked against the stored version on every load; the news of other instances'
 //!   commits arrives through `LISTEN/NOTIFY`.
 //!
+//! The operations are grouped by what they store: [`players`] (players and sessions), [`games`]
+//! (games, their moves and seats), [`presence`] (who is connected to a game) and [`analyses`]
+//! (post-game analyses and their analysed moves).
+//!
 //! What else must hear of a committed change (the live hub, the clock timers) registers a
 //! [`Watch`]: it hears of every change and deletion of a game this process commits, right after
 //! the commit and before the request that made it is answered, and, on PostgreSQL, of what the
 //! other instances commit. [`backup`] copies a SQLite database without opening it for writing.
 
+pub mod analyses;
 pub mod backup;
 pub mod games;
 pub mod players;
@@ -320,7 +325,8 @@ pub(crate) mod tests {
         migrated(&url).await
     }
 
-    async fn migrated(url: &str) -> Db {
+    /// The database at `url`, migrated.
+    pub(crate) async fn migrated(url: &str) -> Db {
         let db = Db::open(&Config::for_database(url)).await.unwrap();
         db.migrate().await.unwrap();
         db

@@ -420,6 +420,38 @@ impl Player {
             .ok(200, &format!("export of {id}"))
     }
 
+    /// `POST /games/{id}/analysis`: starts (or extends) the game's analysis.
+    pub async fn start_analysis(&self, id: &str) -> Reply {
+        self.post_empty(&format!("/api/v1/games/{id}/analysis"))
+            .await
+    }
+
+    /// `GET /games/{id}/analysis`.
+    pub async fn analysis(&self, id: &str) -> Reply {
+        self.get(&format!("/api/v1/games/{id}/analysis")).await
+    }
+
+    /// Reads the game's analysis every 50 ms until it is done; every answer on the way, the
+    /// last one done. Panics on an error answer, or when it is not done within `limit`.
+    pub async fn analysis_until_done(&self, id: &str, limit: Duration) -> Vec<Value> {
+        let start = std::time::Instant::now();
+        let mut seen = Vec::new();
+        loop {
+            let analysis = self.analysis(id).await.ok(200, "GET analysis");
+            let done = analysis["status"] == "done";
+            seen.push(analysis);
+            if done {
+                return seen;
+            }
+            assert!(
+                start.elapsed() < limit,
+                "the analysis of {id} is not done within {limit:?}: {}",
+                seen.last().expect("an answer")
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Imports a record.
     pub async fn import(&self, record: &Value) -> Reply {
         self.post("/api/v1/games/import", record).await
@@ -630,6 +662,8 @@ pub fn game_endpoints(id: &str) -> Vec<Endpoint> {
         at(Method::GET, "/replay", None),
         at(Method::GET, "/export", None),
         at(Method::GET, "/hint", None),
+        at(Method::POST, "/analysis", None),
+        at(Method::GET, "/analysis", None),
         at(Method::POST, "/join", None),
         at(Method::POST, "/takeback", Some(json!({"accept": true}))),
         at(Method::POST, "/draw", Some(json!({"accept": true}))),

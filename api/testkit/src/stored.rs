@@ -156,6 +156,15 @@ impl Stored {
         }
     }
 
+    /// The stored status of a game's analysis (`running`, `done`), None when it has none.
+    pub async fn analysis_status(&mut self, game_id: &str) -> Option<String> {
+        sqlx::query_scalar("select status from analyses where game_id = $1")
+            .bind(game_id)
+            .fetch_optional(&mut self.conn)
+            .await
+            .unwrap_or_else(|e| panic!("select from analyses: {e}"))
+    }
+
     /// Whether the database is sound and no row breaks a reference: SQLite's `integrity_check`
     /// and `foreign_key_check`; on PostgreSQL, which enforces references itself, that no move
     /// or seat names a missing game.

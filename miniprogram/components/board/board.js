@@ -8,7 +8,8 @@
  * pixel rows and stay evenly thin on every screen. Markers — the last move,
  * the winning line, forbidden points with their kind, a hint, the ghost stone
  * of the confirm step with its crosshair, the player's own stone while the
- * server has not confirmed it, move numbers — are looked up in board.wxs on
+ * server has not confirmed it, move numbers, the analysis's better move as a
+ * hollow ring — are looked up in board.wxs on
  * the view side. The component does no networking: a tap emits `celltap`
  * with {row, col} as numbers and the page decides.
  */
@@ -42,6 +43,9 @@ Component({
     forbidden: {type: Array, value: []},
     // A suggested point {row, col}, ringed; null for none.
     hint: {type: Object, value: null},
+    // The engine's better move {row, col, player} for a move of the post-game analysis: a hollow
+    // ring of the mover's colour on that empty point; null for none.
+    better: {type: Object, value: null},
     // The confirm step's ghost stone {row, col, player} with a crosshair through it; null for none.
     ghost: {type: Object, value: null},
     // The player's stone {row, col, player, unsent} sent but not yet confirmed by the server

@@ -10,15 +10,28 @@
  * labelled as such and can be continued from here (an imported record opens
  * here first).
  *
- * One timer at most: it is cleared on pause, on hide and on unload, so
- * leaving the page mid-replay leaves nothing running. The board is always
+ * 分析 asks the server for a post-game analysis (POST /games/{id}/analysis)
+ * and shows it as it comes (GET every second while it runs): black's win
+ * probability after each move as a bar strip above the slider (tap a bar to
+ * go there), each move's mark on the move list with a legend, and for the
+ * move on the board a line saying what the analysis found and, for a marked
+ * move, the engine's better move as a hollow ring on the board. The analysis
+ * covers the whole game, so showing it shows the result too; an analysis
+ * that exists already is shown on 查看分析, not at once. The game's own
+ * players may start one (an online game once it is over); a spectator sees
+ * one that exists.
+ *
+ * Two timers at most, the replay's and the analysis poll: both are cleared on
+ * hide and on unload (the poll starts again on show while the analysis
+ * runs), so leaving the page leaves nothing running. The board is always
  * disabled here, so taps on it do nothing.
  */
 const api = require('../../services/api')
 const text = require('../../utils/text')
 const {boardFromMoves, numbersFromMoves, diffBoard, emptyBoard, coord, pointsKey, pointIndex} = require('../../utils/board')
+const {isOver} = require('../../utils/game-view')
 const {loadSettings, saveSettings} = require('../../utils/settings')
-const {pageActions} = require('../../utils/page-actions')
+const {pageActions, toastError} = require('../../utils/page-actions')
 
 const SPEEDS = [
   {label: '0.5×', ms: 2000},
@@ -29,6 +42,9 @@ const SPEEDS = [
 
 /** A swipe shorter than this many px, or more vertical than horizontal, is not a step. */
 const SWIPE_PX = 40
+
+/** How often a running analysis is asked for again. */
+const POLL_MS = 1000
 
 Page(Object.assign({}, pageActions, {
   data: {
@@ -52,11 +68,26 @@ Page(Object.assign({}, pageActions, {
     canRetryLoad: true,
     pending: 'load',
     showSettings: false,
+    // The post-game analysis: '' (not known: not read yet, or the read failed), 'none' (none
+    // started), 'running' or 'done'.
+    analysis: '',
+    canAnalyse: false, // the viewer may start one
+    analysisShown: false,
+    analysisPercent: 0,
+    analysisOutdated: false, // done, but the game has moves it does not cover
+    evals: [], // black's win probability after each move, null where not analysed
+    marks: [], // each move's mark, '' for none
+    better: null, // the engine's better move {row, col, player} for the move on the board
+    analysisNote: '', // what the analysis says of the move on the board
+    markLegend: text.MARKS,
   },
 
   onLoad(query) {
     this._id = query.id
     this._timer = null
+    this._poll = null
+    this._hidden = false
+    this._analysed = [] // the analysed moves by ply, as served
     this._moves = []
     this._finalWinLine = ''
     this._touch = null
@@ -80,19 +111,127 @@ Page(Object.assign({}, pageActions, {
         loaded: true,
         loadError: '',
         pending: '',
+        // Online games are analysed once over, and only at their players' asking.
+        canAnalyse: !text.isOnline(game) || (!!game.you && isOver(game)),
       })
       wx.setNavigationBarTitle({title: `复盘 · ${text.shortTitle(game)}`})
+      return this._readAnalysis()
     }).catch(err => {
       this.setData({pending: '', loadError: text.errorText(err), canRetryLoad: err.code !== 'GAME_NOT_FOUND'})
     })
   },
 
+  onShow() {
+    this._hidden = false
+    if (this.data.analysisShown && this.data.analysis === 'running' && this._poll === null) this._schedulePoll()
+  },
+
   onHide() {
+    this._hidden = true
     this._stop()
+    this._clearPoll()
   },
 
   onUnload() {
+    this._hidden = true
     this._clearTimer()
+    this._clearPoll()
+  },
+
+  /** The analysis as it stands, if there is one (none: 'none'; a failure leaves it unknown). */
+  _readAnalysis() {
+    return api.getAnalysis(this._id).then(a => this._applyAnalysis(a), err => {
+      if (err.code === 'ANALYSIS_NOT_FOUND') this.setData({analysis: 'none'})
+    })
+  },
+
+  /** Take in an analysis as served: the graph's bars, the marks, and the move on the board. */
+  _applyAnalysis(a) {
+    const count = this.data.moveCount
+    const evals = new Array(count).fill(null)
+    const marks = new Array(count).fill('')
+    this._analysed = []
+    for (const m of a.moves) {
+      if (m.ply >= count) continue
+      this._analysed[m.ply] = m
+      // Two decimals are all a bar can show: a smaller setData.
+      evals[m.ply] = Math.round(m.eval * 100) / 100
+      marks[m.ply] = m.mark || ''
+    }
+    this.setData(Object.assign({
+      analysis: a.status,
+      analysisPercent: Math.round(a.progress * 100),
+      analysisOutdated: !!a.outdated,
+      evals,
+      marks,
+    }, this._analysisAt(this.data.step)))
+    if (a.status === 'running' && this.data.analysisShown) this._schedulePoll()
+  },
+
+  /** The note and the better move for the position after `step` moves (none until shown). */
+  _analysisAt(step) {
+    const m = step > 0 ? this._analysed[step - 1] : null
+    if (!this.data.analysisShown || !m) return {better: null, analysisNote: ''}
+    const n = this.data.board.length
+    const played = this._moves[step - 1]
+    const bestCoord = coord(n, m.best.row, m.best.col)
+    const note = text.analysisNote({
+      number: step,
+      player: played.player,
+      coord: coord(n, played.row, played.col),
+      eval: m.eval,
+      bestEval: m.bestEval,
+      bestCoord,
+      mark: m.mark,
+    })
+    const better = m.mark && m.mark !== 'only_move' ? {row: m.best.row, col: m.best.col, player: played.player} : null
+    return {better, analysisNote: note}
+  },
+
+  _schedulePoll() {
+    this._clearPoll()
+    if (this._hidden) return
+    this._poll = setTimeout(() => {
+      this._poll = null
+      api.getAnalysis(this._id).then(a => {
+        if (!this._hidden) this._applyAnalysis(a)
+      }, err => {
+        // A lost answer is asked again; a game gone (deleted meanwhile) is not.
+        if (err.code !== 'GAME_NOT_FOUND' && err.code !== 'ANALYSIS_NOT_FOUND') this._schedulePoll()
+      })
+    }, POLL_MS)
+  },
+
+  _clearPoll() {
+    if (this._poll !== null) {
+      clearTimeout(this._poll)
+      this._poll = null
+    }
+  },
+
+  /**
+   * 分析 starts the analysis, 查看分析 shows the one there is, 分析新着法
+   * (on a shown one that is outdated) extends it; each shows it, with the
+   * result.
+   */
+  onAnalyse() {
+    if (this.data.pending) return
+    const {canAnalyse, analysis, analysisShown, analysisOutdated} = this.data
+    const start = canAnalyse && (analysis === 'none' || (analysisShown && analysisOutdated))
+    this.setData({analysisShown: true, resultShown: true})
+    if (!start) {
+      this.setData(this._analysisAt(this.data.step))
+      if (this.data.analysis === 'running') this._schedulePoll()
+      return
+    }
+    this.setData({pending: 'analysis'})
+    return api.startAnalysis(this._id).then(a => {
+      this.setData({pending: ''})
+      this._applyAnalysis(a)
+    }, err => {
+      this.setData({pending: '', analysisShown: this.data.analysis !== 'none'})
+      toastError(err)
+    })
   },
 
   /** Show the position after `step` moves, sending only what changed. */
@@ -105,6 +244,7 @@ Page(Object.assign({}, pageActions, {
     patch.step = step
     patch.last = pointIndex(n, last)
     if (winLine !== this.data.winLine) patch.winLine = winLine
+    if (this.data.analysisShown) Object.assign(patch, this._analysisAt(step))
     this.setData(patch)
   },
 

@@ -170,7 +170,8 @@ describe('a game against a friend, from the invite to the result', () => {
   online('a takeback: A asks, B\'s page shows the offer, B accepts, both boards lose A\'s stone', async () => {
     await tapOn(A, game.a, '请求悔棋')
     await until(() => game.b.data.offerIn === 'takeback', 'B to see the offer')
-    expect(buttonTexts(game.a)).toContain('已请求…')
+    // B's socket can bring the offer before A's own request has answered.
+    await until(() => buttonTexts(game.a).includes('已请求…'), 'A\'s page to show the request')
     expect(buttonTexts(game.b)).toEqual(expect.arrayContaining(['拒绝', '同意']))
     await tapOn(B, game.b, '同意')
     await until(() => game.a.data.moveCount === 4 && game.b.data.moveCount === 4, 'the takeback on both phones')

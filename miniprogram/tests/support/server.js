@@ -30,14 +30,14 @@ function tempDatabase() {
 
 /**
  * Start the server on `dbFile` at `addr` (a free port by default; the
- * address of an earlier run to restart it where the phones expect it);
- * resolves with {baseUrl, addr, stop(), kill()} once it listens. `stop()`
- * sends SIGTERM, `kill()` SIGKILL (a crash); both resolve when the process
- * has exited.
+ * address of an earlier run to restart it where the phones expect it), with
+ * `flags` added to its command line; resolves with {baseUrl, addr, stop(),
+ * kill()} once it listens. `stop()` sends SIGTERM, `kill()` SIGKILL (a
+ * crash); both resolve when the process has exited.
  */
-function startServer(dbFile, {startTimeoutMs = 30000, addr = '127.0.0.1:0'} = {}) {
+function startServer(dbFile, {startTimeoutMs = 30000, addr = '127.0.0.1:0', flags = []} = {}) {
   const bin = requireBinary()
-  const args = ['--addr', addr, '--database-url', `sqlite://${dbFile}`, '--write-rate-limit', '0']
+  const args = ['--addr', addr, '--database-url', `sqlite://${dbFile}`, '--write-rate-limit', '0'].concat(flags)
   const child = spawn(bin, args, {stdio: ['ignore', 'pipe', 'pipe'], env: Object.assign({}, process.env, {RUST_LOG: process.env.RUST_LOG || 'warn'})})
   let stdout = ''
   let stderr = ''

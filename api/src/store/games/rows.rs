@@ -38,11 +38,12 @@ pub const MOVE_COLUMNS: &str = "m.\"row\" as m_row, m.col as m_col, m.player as 
 /// The columns of a seat with its player's name (`s` seats, `p` players), as [`seat`] reads them.
 pub const SEAT_COLUMNS: &str = "s.game_id, s.player_id, s.colour, p.name";
 
-/// What the row mapping needs of a backend's row: a column by name, as text or as an integer
-/// (None when null).
+/// What the row mapping needs of a backend's row: a column by name, as text, as an integer or
+/// as a float (None when null).
 pub trait Columns {
     fn text(&self, column: &str) -> Result<Option<String>, StoreError>;
     fn int(&self, column: &str) -> Result<Option<i64>, StoreError>;
+    fn real(&self, column: &str) -> Result<Option<f64>, StoreError>;
 
     /// A column that may not be null.
     fn need_text(&self, column: &str) -> Result<String, StoreError> {
@@ -67,6 +68,10 @@ impl Columns for SqliteRow {
     fn int(&self, column: &str) -> Result<Option<i64>, StoreError> {
         Ok(self.try_get(column)?)
     }
+
+    fn real(&self, column: &str) -> Result<Option<f64>, StoreError> {
+        Ok(self.try_get(column)?)
+    }
 }
 
 impl Columns for PgRow {
@@ -82,6 +87,11 @@ impl Columns for PgRow {
             "INT4" => self.try_get::<Option<i32>, _>(column)?.map(i64::from),
             _ => self.try_get(column)?,
         })
+    }
+
+    /// Stored as `double precision`.
+    fn real(&self, column: &str) -> Result<Option<f64>, StoreError> {
+        Ok(self.try_get(column)?)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The PostgreSQL backend: the database several server instances share, behind a load balancer
 //! without sticky sessions. Its SQL lives here, beside `migrations/postgres/`: [`games`],
-//! [`players`], [`presence`], and the listener of the other instances' news ([`listen`]).
+//! [`players`], [`presence`], [`analyses`], and the listener of the other instances' news
+//! ([`listen`]).
 //!
 //! No single writer: every write is its own transaction on a pooled connection, and PostgreSQL
 //! commits concurrent transactions together itself. What SQLite's single writer gave for free is
@@ -23,10 +24,13 @@
 //! connections' `lock_timeout`; no free connection; the server restarting) is
 //! [`StoreError::Busy`], 503 at the HTTP edge, as on SQLite.
 
+pub(super) mod analyses;
 pub(super) mod games;
 mod listen;
 pub(super) mod players;
 mod presence;
+
+pub(super) use presence::HEARTBEAT;
 
 use std::str::FromStr;
 use std::sync::atomic::AtomicI64;
@@ -80,8 +84,11 @@ impl Store {
     /// waiting at most `--busy-timeout-ms` for a row lock and for a free connection.
     pub(super) async fn open(config: &Config) -> Result<Store, sqlx::Error> {
         let busy = config.busy_timeout();
+        let instance = uuid::Uuid::new_v4().to_string();
+        // Each connection names its instance, so the others can see whether it is still
+        // connected (a killed process's connections close at once; its heartbeat ages slowly).
         let options = PgConnectOptions::from_str(&config.database_url)?
-            .application_name("gomoku-server")
+            .application_name(&format!("gomoku-server {instance}"))
             .options([("lock_timeout", format!("{}ms", busy.as_millis().max(1)))]);
         let pool = PgPoolOptions::new()
             .max_connections(config.db_max_connections)
@@ -92,11 +99,11 @@ impl Store {
         let listen_pool = PgPoolOptions::new()
             .max_connections(1)
             .acquire_timeout(busy.max(Duration::from_millis(100)))
-            .connect_lazy_with(options.application_name("gomoku-listener"));
+            .connect_lazy_with(options.application_name(&format!("gomoku-listener {instance}")));
         Ok(Store {
             pool,
             listen_pool,
-            instance: Arc::from(uuid::Uuid::new_v4().to_string()),
+            instance: Arc::from(instance),
             presence_seq: Arc::default(),
             shared: Shared::default(),
         })

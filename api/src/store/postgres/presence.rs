@@ -21,7 +21,7 @@ pub const HEARTBEAT: Duration = Duration::from_secs(10);
 const SWEEP_AFTER: Duration = Duration::from_secs(120);
 
 /// Marks this instance alive now (making its row if it has none).
-const BEAT: &str = "insert into server_instances (id) values ($1) \
+pub(super) const BEAT: &str = "insert into server_instances (id) values ($1) \
     on conflict (id) do update set seen_at = now()";
 
 impl Store {

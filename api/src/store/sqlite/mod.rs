@@ -4,11 +4,12 @@
 //! transaction. SQLite admits one writer at a time anyway, and queueing writers here beats
 //! letting them contend inside SQLite, whose busy handler sleeps in steps of milliseconds.
 //!
-//! Its SQL lives here, beside `migrations/sqlite/`: [`games`] and [`players`]. Also what is
-//! SQLite's own: the writer's [`Script`] (a batch's planned writes as one multi-statement text,
-//! one call to the connection's thread) and transaction statements, how SQLite says "busy", and
-//! which URLs name an in-memory database.
+//! Its SQL lives here, beside `migrations/sqlite/`: [`games`], [`players`] and [`analyses`].
+//! Also what is SQLite's own: the writer's [`Script`] (a batch's planned writes as one
+//! multi-statement text, one call to the connection's thread) and transaction statements, how
+//! SQLite says "busy", and which URLs name an in-memory database.
 
+pub(super) mod analyses;
 pub(super) mod games;
 pub(super) mod players;
 
