@@ -11,6 +11,7 @@ use crate::params::{DOUBLE_FOUR_BONUS, DOUBLE_THREE_BONUS, FOUR_THREE_BONUS, NEA
 use crate::pattern::{self, Shape, BLOCKED, OWN, REACH};
 use gomoku_rules::{renju, Board, Game, Point, Rule, Stone};
 use std::cell::Cell;
+use std::sync::OnceLock;
 
 /// Entries of the renju forbidden-point cache (a power of two).
 const FORBIDDEN_CACHE: usize = 1 << 14;
@@ -84,6 +85,36 @@ pub fn threat_of(shapes: [Shape; 4]) -> Threat {
     }
 }
 
+/// Place values of the four directions' shapes in a point's combination code (base 10: a shape
+/// is one of ten).
+const POW10: [u16; 4] = [1, 10, 100, 1000];
+const COMBOS: usize = 10_000;
+
+/// What four line shapes make together, for every combination code: the threat and the point
+/// score. A point's code changes one digit when a stone lands on one of its lines, so its new
+/// threat and score are one look-up each.
+#[derive(Debug)]
+struct Combos {
+    threat: Vec<Threat>,
+    score: Vec<i32>,
+}
+
+fn combos() -> &'static Combos {
+    static COMBO: OnceLock<Combos> = OnceLock::new();
+    COMBO.get_or_init(|| {
+        let mut threat = Vec::with_capacity(COMBOS);
+        let mut score = Vec::with_capacity(COMBOS);
+        for code in 0..COMBOS {
+            let shapes =
+                [0, 1, 2, 3].map(|d| Shape::from_u8((code / POW10[d] as usize % 10) as u8));
+            let t = threat_of(shapes);
+            threat.push(t);
+            score.push(point_score(shapes, t));
+        }
+        Combos { threat, score }
+    })
+}
+
 fn point_score(shapes: [Shape; 4], threat: Threat) -> i32 {
     let base: i32 = shapes.iter().map(|&s| SHAPE_SCORE[s as usize]).sum();
     base + match threat {
@@ -120,12 +151,12 @@ pub struct Position {
     size: usize,
     stride: usize,
     rule: Rule,
-    /// Per colour: do fives have to be exactly five stones?
-    exact: [bool; 2],
     cells: Vec<u8>,
     /// Neighbourhood keys per point, colour, direction.
     keys: Vec<[[u32; 4]; 2]>,
     shapes: Vec<[[Shape; 4]; 2]>,
+    /// Per point and colour, the four shapes as one base-10 code (see `Combos`).
+    codes: Vec<[u16; 2]>,
     threats: Vec<[Threat; 2]>,
     scores: Vec<[i32; 2]>,
     /// Stones within `NEAR` (Chebyshev distance) of each point.
@@ -144,6 +175,10 @@ pub struct Position {
     points: Vec<usize>,
     /// Renju judge answers already computed (see `is_forbidden`).
     forbidden_cache: Vec<Cell<u64>>,
+    /// The shape table of each colour's rule (exact five or five or more) and the combination
+    /// table, held here so that the hot path skips the lazy initialisation.
+    shape_tables: [&'static [u8]; 2],
+    combos: &'static Combos,
 }
 
 impl Position {
@@ -172,10 +207,10 @@ impl Position {
             size,
             stride,
             rule,
-            exact,
             cells,
             keys: vec![[[0; 4]; 2]; cells_len],
             shapes: vec![[[Shape::Dead; 4]; 2]; cells_len],
+            codes: vec![[0; 2]; cells_len],
             threats: vec![[Threat::None; 2]; cells_len],
             scores: vec![[0; 2]; cells_len],
             near: vec![0; cells_len],
@@ -188,6 +223,8 @@ impl Position {
             mirror: Board::new(size).expect("board size checked by the caller"),
             points,
             forbidden_cache: vec![Cell::new(0); FORBIDDEN_CACHE],
+            shape_tables: exact.map(pattern::table),
+            combos: combos(),
         };
         // Walls are blocked cells in every key; then classify every point once.
         let dirs = pos.dirs();
@@ -415,9 +452,33 @@ impl Position {
                     }
                 }
                 if self.cells[q] == EMPTY {
-                    self.remove_point(q);
-                    self.classify(q);
+                    self.reshape(q, d);
                 }
+            }
+        }
+    }
+
+    /// An empty point whose key changed in direction `d` only: its shape there is looked up
+    /// again, and when it changed, its threat and score follow from the new combination code.
+    fn reshape(&mut self, q: usize, d: usize) {
+        for c in 0..2 {
+            let new = self.shape_tables[c][self.keys[q][c][d] as usize];
+            let old = self.shapes[q][c][d] as u8;
+            if new == old {
+                continue;
+            }
+            self.shapes[q][c][d] = Shape::from_u8(new);
+            let code = self.codes[q][c] + POW10[d] * u16::from(new) - POW10[d] * u16::from(old);
+            self.codes[q][c] = code;
+            let threat = self.combos.threat[code as usize];
+            let score = self.combos.score[code as usize];
+            self.totals[c] += i64::from(score - self.scores[q][c]);
+            self.scores[q][c] = score;
+            let was = self.threats[q][c];
+            if was != threat {
+                self.threat_counts[c][was as usize] -= 1;
+                self.threat_counts[c][threat as usize] += 1;
+                self.threats[q][c] = threat;
             }
         }
     }
@@ -448,16 +509,18 @@ impl Position {
     /// Recomputes an empty point's shapes, threat and score and adds them to the totals.
     fn classify(&mut self, i: usize) {
         for c in 0..2 {
-            let mut shapes = [Shape::Dead; 4];
-            for (d, s) in shapes.iter_mut().enumerate() {
-                *s = pattern::shape(self.keys[i][c][d], self.exact[c]);
+            let mut code = 0;
+            for (d, place) in POW10.iter().enumerate() {
+                let s = self.shape_tables[c][self.keys[i][c][d] as usize];
+                self.shapes[i][c][d] = Shape::from_u8(s);
+                code += place * u16::from(s);
             }
-            let threat = threat_of(shapes);
-            let score = point_score(shapes, threat);
-            self.shapes[i][c] = shapes;
+            self.codes[i][c] = code;
+            let threat = self.combos.threat[code as usize];
+            let score = self.combos.score[code as usize];
             self.threats[i][c] = threat;
             self.scores[i][c] = score;
-            self.totals[c] += score as i64;
+            self.totals[c] += i64::from(score);
             self.threat_counts[c][threat as usize] += 1;
         }
     }
