@@ -55,14 +55,14 @@ pub const VCT_ROOT_NODES: u64 = 400_000;
 /// candidate; candidates that allow one are dropped unless all do.
 pub const DEFENCE_VCF_NODES: u64 = 3_000;
 pub const DEFENCE_VCT_NODES: u64 = 3_000;
-pub const DEFENCE_VCT_DEPTH: u32 = 4;
+pub const DEFENCE_VCT_DEPTH: u32 = 5;
 /// Root: node budgets (and VCT depth) of the look for the opponent's forcing line, whose
 /// points are then searched first.
 pub const DEFENCE_LINE_VCF_NODES: u64 = 20_000;
 pub const DEFENCE_LINE_VCT_NODES: u64 = 20_000;
 pub const DEFENCE_LINE_VCT_DEPTH: u32 = 6;
 /// Master's VCT defence check covers only the best few candidates (a VCT check costs more).
-pub const DEFENCE_VCT_ROOTS: usize = 8;
+pub const DEFENCE_VCT_ROOTS: usize = 24;
 /// Most root candidates checked that way.
 pub const DEFENCE_ROOTS: usize = 24;
 
@@ -83,6 +83,14 @@ pub const MASTER_ITERATION_CUTOFF: u32 = 14;
 /// root defence checks must end (counted from the start of the move).
 pub const MASTER_VCT_SHARE: u32 = 3;
 pub const MASTER_DEFENCE_SHARE: u32 = 4;
+/// Master: the share (per 16) of its budget kept back after the search to verify its choice,
+/// how many moves may be tried in turn, and the opponent's VCF and VCT budgets (and VCT depth)
+/// after each.
+pub const MASTER_VERIFY_SHARE: u32 = 2;
+pub const VERIFY_MOVES: usize = 6;
+pub const VERIFY_VCF_NODES: u64 = 20_000;
+pub const VERIFY_VCT_NODES: u64 = 40_000;
+pub const VERIFY_VCT_DEPTH: u32 = 8;
 /// Hard's root VCF and defence checks end by these fractions (per 16) of its budget.
 pub const HARD_VCF_SHARE: u32 = 4;
 pub const HARD_DEFENCE_SHARE: u32 = 8;
