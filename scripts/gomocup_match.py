@@ -15,11 +15,15 @@ in a row; standard: exactly five), never trusting either engine's word.
 Each engine is started afresh for every game (START, INFO, then BOARD with the opening and the
 moves so far on its first turn, TURN after that). Prints one line per game and a summary: W-D-L
 of pbrain-gomoku, how the games ended, overruns and move times per engine. `--record FILE`
-writes each game's moves (h8 notation, as `examples/analyse` reads them).
+writes each game's moves (h8 notation, as `examples/analyse` reads them). With `--openings
+random` each game starts from its own random four-stone opening instead: with the same engine
+on both sides that makes training records for `examples/fit-eval.rs` ("pbrain" in the records
+then names the `--engine` side).
 """
 
 import argparse
 import pathlib
+import random
 import shlex
 import subprocess
 import sys
@@ -42,6 +46,21 @@ def openings(size):
         for offset in line.split():
             dr, dc = (int(v) for v in offset.split(","))
             stones.append((centre + dr, centre + dc))
+        result.append(stones)
+    return result
+
+
+def random_openings(size, count, seed):
+    """`count` openings of four distinct stones in the central 5x5 square, black first."""
+    rng = random.Random(seed)
+    centre = size // 2
+    result = []
+    for _ in range(count):
+        stones = []
+        while len(stones) < 4:
+            p = (centre + rng.randint(-2, 2), centre + rng.randint(-2, 2))
+            if p not in stones:
+                stones.append(p)
         result.append(stones)
     return result
 
@@ -259,11 +278,23 @@ def main():
     )
     parser.add_argument("--rule", choices=("freestyle", "standard"), default="freestyle")
     parser.add_argument("--size", type=int, default=15)
+    parser.add_argument(
+        "--openings",
+        choices=("balanced", "random"),
+        default="balanced",
+        help="the engine's balanced set (each opening twice, colours swapped) or random "
+        "four-stone openings in the centre, one game each (training data for fit-eval)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random openings")
     parser.add_argument("--record", help="append each game's moves to this file")
     parser.add_argument("--verbose", action="store_true", help="print the engines' messages")
     args = parser.parse_args()
 
-    book = openings(args.size)
+    if args.openings == "random":
+        # One game per opening.
+        book = random_openings(args.size, args.first - 1 + args.games, args.seed)
+    else:
+        book = openings(args.size)
     tally = {"win": 0, "draw": 0, "loss": 0}
     on_board = {"win": 0, "draw": 0, "loss": 0}
     endings = {}
@@ -271,7 +302,7 @@ def main():
     started = time.monotonic()
     record = open(args.record, "a") if args.record else None
     for g in range(args.first - 1, args.first - 1 + args.games):
-        opening = book[(g // 2) % len(book)]
+        opening = book[g] if args.openings == "random" else book[(g // 2) % len(book)]
         ours_black = g % 2 == 0
         result, ending, history = play(args, opening, ours_black, stats)
         tally[result] += 1

@@ -7,7 +7,10 @@
 //! re-reading the board; the touched points then get their shape, threat level and point score
 //! recomputed, and per-colour totals and threat counts are adjusted by the difference.
 
-use crate::params::{DOUBLE_FOUR_BONUS, DOUBLE_THREE_BONUS, FOUR_THREE_BONUS, NEAR, SHAPE_SCORE};
+use crate::params::{
+    DOUBLE_FOUR_BONUS, DOUBLE_THREE_BONUS, EVAL_SHAPE, EVAL_THREAT, FOUR_THREE_BONUS, NEAR,
+    SHAPE_SCORE,
+};
 use crate::pattern::{self, Shape, BLOCKED, OWN, REACH};
 use gomoku_rules::{renju, Board, Game, Point, Rule, Stone};
 use std::cell::Cell;
@@ -90,13 +93,15 @@ pub fn threat_of(shapes: [Shape; 4]) -> Threat {
 const POW10: [u16; 4] = [1, 10, 100, 1000];
 const COMBOS: usize = 10_000;
 
-/// What four line shapes make together, for every combination code: the threat and the point
-/// score. A point's code changes one digit when a stone lands on one of its lines, so its new
-/// threat and score are one look-up each.
+/// What four line shapes make together, for every combination code: the threat, the point
+/// score (move ordering) and the point's part of the evaluation for its colour, as the side to
+/// move and as the side waiting (see `params::EVAL_SHAPE`). A point's code changes one digit
+/// when a stone lands on one of its lines, so its new values are one look-up each.
 #[derive(Debug)]
 struct Combos {
     threat: Vec<Threat>,
     score: Vec<i32>,
+    eval: Vec<[i32; 2]>,
 }
 
 fn combos() -> &'static Combos {
@@ -104,14 +109,26 @@ fn combos() -> &'static Combos {
     COMBO.get_or_init(|| {
         let mut threat = Vec::with_capacity(COMBOS);
         let mut score = Vec::with_capacity(COMBOS);
+        let mut eval = Vec::with_capacity(COMBOS);
         for code in 0..COMBOS {
             let shapes =
                 [0, 1, 2, 3].map(|d| Shape::from_u8((code / POW10[d] as usize % 10) as u8));
             let t = threat_of(shapes);
             threat.push(t);
             score.push(point_score(shapes, t));
+            eval.push([0, 1].map(|role| {
+                shapes
+                    .iter()
+                    .map(|&s| EVAL_SHAPE[role][s as usize])
+                    .sum::<i32>()
+                    + EVAL_THREAT[role][t as usize]
+            }));
         }
-        Combos { threat, score }
+        Combos {
+            threat,
+            score,
+            eval,
+        }
     })
 }
 
@@ -161,8 +178,9 @@ pub struct Position {
     scores: Vec<[i32; 2]>,
     /// Stones within `NEAR` (Chebyshev distance) of each point.
     near: Vec<u8>,
-    /// Sum of point scores over empty points, per colour.
-    totals: [i64; 2],
+    /// Per colour, the evaluation's sums over empty points as the side to move (0) and as the
+    /// side waiting (1).
+    eval_totals: [[i64; 2]; 2],
     /// Empty points per colour and threat kind.
     threat_counts: [[u32; THREAT_KINDS]; 2],
     hash: u64,
@@ -214,7 +232,7 @@ impl Position {
             threats: vec![[Threat::None; 2]; cells_len],
             scores: vec![[0; 2]; cells_len],
             near: vec![0; cells_len],
-            totals: [0; 2],
+            eval_totals: [[0; 2]; 2],
             threat_counts: [[0; THREAT_KINDS]; 2],
             hash: 0,
             zobrist,
@@ -310,8 +328,10 @@ impl Position {
     pub fn score(&self, i: usize, c: Colour) -> i32 {
         self.scores[i][c]
     }
-    pub fn total(&self, c: Colour) -> i64 {
-        self.totals[c]
+    /// The evaluation's sum over empty points of `c`'s values, as the side to move (`role`
+    /// 0) or waiting (1).
+    pub fn eval_total(&self, c: Colour, role: usize) -> i64 {
+        self.eval_totals[c][role]
     }
     pub fn is_near(&self, i: usize) -> bool {
         self.near[i] > 0
@@ -468,11 +488,16 @@ impl Position {
                 continue;
             }
             self.shapes[q][c][d] = Shape::from_u8(new);
+            let was_code = self.codes[q][c] as usize;
             let code = self.codes[q][c] + POW10[d] * u16::from(new) - POW10[d] * u16::from(old);
             self.codes[q][c] = code;
+            for role in 0..2 {
+                self.eval_totals[c][role] += i64::from(
+                    self.combos.eval[code as usize][role] - self.combos.eval[was_code][role],
+                );
+            }
             let threat = self.combos.threat[code as usize];
             let score = self.combos.score[code as usize];
-            self.totals[c] += i64::from(score - self.scores[q][c]);
             self.scores[q][c] = score;
             let was = self.threats[q][c];
             if was != threat {
@@ -499,7 +524,10 @@ impl Position {
     /// Takes an empty point's contribution out of the totals (before it changes or fills).
     fn remove_point(&mut self, i: usize) {
         for c in 0..2 {
-            self.totals[c] -= self.scores[i][c] as i64;
+            let code = self.codes[i][c] as usize;
+            for role in 0..2 {
+                self.eval_totals[c][role] -= i64::from(self.combos.eval[code][role]);
+            }
             self.threat_counts[c][self.threats[i][c] as usize] -= 1;
             self.scores[i][c] = 0;
             self.threats[i][c] = Threat::None;
@@ -520,7 +548,9 @@ impl Position {
             let score = self.combos.score[code as usize];
             self.threats[i][c] = threat;
             self.scores[i][c] = score;
-            self.totals[c] += i64::from(score);
+            for role in 0..2 {
+                self.eval_totals[c][role] += i64::from(self.combos.eval[code as usize][role]);
+            }
             self.threat_counts[c][threat as usize] += 1;
         }
     }
@@ -571,7 +601,7 @@ mod tests {
             fresh.make(i);
         }
         assert_eq!(pos.keys, fresh.keys);
-        assert_eq!(pos.totals, fresh.totals);
+        assert_eq!(pos.eval_totals, fresh.eval_totals);
         assert_eq!(pos.threat_counts, fresh.threat_counts);
         assert_eq!(pos.hash, fresh.hash);
         while !pos.history.is_empty() {
@@ -579,7 +609,7 @@ mod tests {
         }
         let empty = Position::new(9, Rule::Renju);
         assert_eq!(pos.keys, empty.keys);
-        assert_eq!(pos.totals, empty.totals);
+        assert_eq!(pos.eval_totals, empty.eval_totals);
     }
 
     /// A broken three is seen as an open three, and its completion points as four-making points.
