@@ -27,9 +27,9 @@ pub const DOUBLE_FOUR_BONUS: i32 = 2000;
 /// against itself (`examples/fit-eval.rs`, which says how), on the scale of a logistic of
 /// eval/1000: on held-out games these weights predict the result with a log loss of 0.58,
 /// where the hand-set weights before them (one table for both roles, the point scores below)
-/// scored 0.679, no better than a constant (0.675). The side to move's shapes are worth more than the same
-/// shapes of the side waiting (its open twos become open threes with tempo). Open fours and
-/// fives never occur in a quiet position; their values are set by hand.
+/// scored 0.679, no better than a constant (0.675). The side to move's shapes are worth more
+/// than the same shapes of the side waiting (its open twos become open threes with tempo).
+/// Open fours and fives never occur in a quiet position; their values are set by hand.
 pub const EVAL_SHAPE: [[i32; 10]; 2] = [
     [0, 1, 22, 74, 124, 131, 130, 2000, 20000, 0],
     [0, -1, -11, -42, -111, -52, -125, -2000, -20000, 0],
