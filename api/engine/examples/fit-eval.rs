@@ -1,31 +1,31 @@
-//! Fits the evaluation's weights (`params::EVAL_SHAPE`, `EVAL_THREAT`, `EVAL_TEMPO`) to game
+//! Fits the evaluation's weights (`params::EVAL_SHAPE`, `EVAL_CLASS`, `EVAL_TEMPO`) to game
 //! records by logistic regression ("Texel tuning"): every quiet position of every game (no five
 //! to make or block, no open three to answer: the positions the search evaluates) gives the
-//! counts of shapes and threats over the empty points, for the side to move and for the side
-//! waiting, and the game's result for the side to move. The fitted model predicts the result
+//! counts, over the empty points, of the shapes a stone would make on each line and of the
+//! points' classes (`position::class_of`), for the side to move and for the side waiting, and
+//! the game's result for the side to move. The fitted model predicts the result
 //! as 1/(1 + e^(−eval/1000)), so the weights come out in evaluation units on that scale.
 //! Every fifth game is held out; the log loss on those games is printed for the fitted weights
 //! and for the engine's current evaluation (at its best scale).
 //!
 //! Records are the lines `scripts/gomocup_match.py --record` writes (`game N pbrain black win
-//! (…): h8 i9 …`). The weights in `params.rs` were fitted to 400 games of a Gomocup engine
-//! against itself from random openings, 200 ms a move:
+//! (…): h8 i9 …`). The weights in `params.rs` were fitted to 700 games of a Gomocup engine
+//! against itself from random openings (two runs of 400 and 300 games, with other seeds):
 //! `scripts/gomocup_match.py --engine ENGINE --opponent ENGINE --openings random --seed 1
 //! --games 400 --ms 200 --record games.txt`, then
 //! `cargo run --release -p gomoku-engine --example fit-eval -- games.txt`.
 
 use gomoku_engine::eval::evaluate;
 use gomoku_engine::movegen::{situation, Situation};
-use gomoku_engine::position::Position;
+use gomoku_engine::position::{class_of, Position, CLASSES};
 use gomoku_rules::{Coord, Game, Point, Rule, Stone};
 
-/// Shapes `One..=OpenFour` and threats `Minor..=OpenFour` are counted (the others never occur
-/// in a quiet position or carry no information).
+/// Shapes `One..=OpenFour` and classes 1..=13 are counted (the others never occur in a quiet
+/// position or carry no information).
 const SHAPES: std::ops::RangeInclusive<usize> = 1..=7;
-const THREATS: std::ops::RangeInclusive<usize> = 1..=6;
 const NS: usize = 7;
-const NT: usize = 6;
-const PER_SIDE: usize = NS + NT;
+const NC: usize = CLASSES - 2;
+const PER_SIDE: usize = NS + NC;
 const NF: usize = 2 * PER_SIDE;
 const SCALE: f64 = 1000.0;
 const L2: f64 = 1e-3;
@@ -51,9 +51,9 @@ fn features(pos: &Position) -> Vec<f64> {
                     f[base + s as usize - 1] += 1.0;
                 }
             }
-            let t = pos.threat(p, c) as usize;
-            if THREATS.contains(&t) {
-                f[base + NS + t - 1] += 1.0;
+            let k = class_of(pos.shapes(p, c));
+            if (1..=NC).contains(&k) {
+                f[base + NS + k - 1] += 1.0;
             }
         }
     }
@@ -178,18 +178,15 @@ fn main() {
         }
         row
     };
-    let threat_row = |side: usize| {
-        let mut row = [0; 8];
-        for k in THREATS {
-            row[k] = unit(side * PER_SIDE + NS + k - 1);
+    let class_row = |side: usize| {
+        let mut row = [0; CLASSES];
+        for (k, v) in row.iter_mut().enumerate().take(NC + 1).skip(1) {
+            *v = unit(side * PER_SIDE + NS + k - 1);
         }
         row
     };
-    println!(
-        "EVAL_SHAPE = [{:?}, {:?}] (open four and five never occur in a quiet position: set by hand)",
-        shape_row(0),
-        shape_row(1)
-    );
-    println!("EVAL_THREAT = [{:?}, {:?}]", threat_row(0), threat_row(1));
+    println!("EVAL_SHAPE = [{:?}, {:?}]", shape_row(0), shape_row(1));
+    println!("EVAL_CLASS = [{:?}, {:?}]", class_row(0), class_row(1));
+    println!("(open fours and fives never occur in a quiet position: set those by hand)");
     println!("EVAL_TEMPO = {}", tempo.round());
 }

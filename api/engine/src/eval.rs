@@ -3,7 +3,7 @@
 //! Every empty point carries, per colour, the shapes a stone there would make on its four lines
 //! and the threat they make together (`position.rs`). The evaluation is a weighted count of
 //! those over the board, with one set of weights for the side to move and another for the side
-//! waiting (`params::EVAL_SHAPE`, `EVAL_THREAT`), fitted to game results by logistic
+//! waiting (`params::EVAL_SHAPE`, `EVAL_CLASS`), fitted to game results by logistic
 //! regression (`examples/fit-eval.rs`). The split by role is the tempo, learned rather than set
 //! by hand (an earlier hand-set tempo, ×1.25 on the side to move's potential, made odd and even
 //! depths disagree); the fitted weights are what made the master level competitive with

@@ -16,29 +16,35 @@ pub const FOUR_THREE_BONUS: i32 = 1500;
 pub const DOUBLE_THREE_BONUS: i32 = 600;
 pub const DOUBLE_FOUR_BONUS: i32 = 2000;
 /// The static evaluation (`eval.rs`): every empty point adds, for each colour, the value of the
-/// shape a stone there would make on each of its four lines (indexed by `Shape as usize`: dead,
-/// one, two, open two, three, open three, four, open four, five, overline) plus the value of its
-/// threat (indexed by `Threat as usize`: none, minor, three, double three, four, four-three,
-/// open four, five), from the table of that colour's role: the side to move (`[0]`) or the side
-/// waiting (`[1]`; negative, as the opponent's shapes count against the side to move).
-/// `EVAL_TEMPO` is added for the side to move.
+/// shape a stone there would make on each of its four lines (`EVAL_SHAPE`, indexed by `Shape as
+/// usize`: dead, one, two, open two, three, open three, four, open four, five, overline) and the
+/// value of the class of the four together (`EVAL_CLASS`, indexed by `position::class_of`: what
+/// the point threatens and builds at once), from the tables of that colour's role: the side to
+/// move (`[0]`) or the side waiting (`[1]`; mostly negative, as the opponent's shapes count
+/// against the side to move). `EVAL_TEMPO` is added for the side to move.
 ///
-/// Fitted by logistic regression to the quiet positions of 400 games of a Gomocup engine
+/// Fitted by logistic regression to the quiet positions of 700 games of a Gomocup engine
 /// against itself (`examples/fit-eval.rs`, which says how), on the scale of a logistic of
-/// eval/1000: on held-out games these weights predict the result with a log loss of 0.58,
-/// where the hand-set weights before them (one table for both roles, the point scores below)
-/// scored 0.679, no better than a constant (0.675). The side to move's shapes are worth more
-/// than the same shapes of the side waiting (its open twos become open threes with tempo).
-/// Open fours and fives never occur in a quiet position; their values are set by hand.
+/// eval/1000. On held-out games these weights predict the result with a log loss of 0.527;
+/// shape and threat counts alone (no classes) reached 0.554, and the hand-set weights before
+/// them (one table for both roles, the point scores below) 0.679, no better than a constant
+/// (0.675). The side to move's shapes are worth more than the same shapes of the side waiting
+/// (its open twos become open threes with tempo), and the points that threaten and build at
+/// once (classes 7 and 11) far more than plain threats. Open fours and fives never occur in a
+/// quiet position; their values are set by hand.
 pub const EVAL_SHAPE: [[i32; 10]; 2] = [
-    [0, 1, 22, 74, 124, 131, 130, 2000, 20000, 0],
-    [0, -1, -11, -42, -111, -52, -125, -2000, -20000, 0],
+    [0, 1, 5, 49, 64, 130, 106, 2000, 20000, 0],
+    [0, 0, -6, -27, -41, -48, -96, -2000, -20000, 0],
 ];
-pub const EVAL_THREAT: [[i32; 8]; 2] = [
-    [0, -43, 131, 863, 120, 3656, 2000, 0],
-    [0, 33, -76, 102, -119, -1275, -2000, 0],
+pub const EVAL_CLASS: [[i32; 15]; 2] = [
+    [
+        0, -3, -52, -16, 30, 37, 68, 367, 925, 96, -6, 431, 4285, 5000, 20000,
+    ],
+    [
+        0, 10, 28, -21, -15, -67, -19, -161, -14, -43, -142, -399, -1307, -2000, -20000,
+    ],
 ];
-pub const EVAL_TEMPO: i32 = -557;
+pub const EVAL_TEMPO: i32 = -353;
 /// In move ordering a point's worth to the opponent (blocking it) counts this much (per 16) of
 /// its worth to the mover.
 pub const DEFENCE_NUM: i32 = 14;
@@ -123,15 +129,18 @@ pub const HARD_DEFENCE_SHARE: u32 = 8;
 /// (per 100) of the best point score a casual move must still reach.
 pub const EASY_MISS_PERCENT: u64 = 35;
 pub const EASY_MIN_SHARE: i32 = 50;
-/// Medium level: search depth cap.
-pub const MEDIUM_MAX_DEPTH: i32 = 4;
+/// Medium level: search depth cap. With the fitted evaluation a depth-4 medium was as strong as
+/// hard (hard won 52.5% of 40 freestyle games); at depth 3 hard won 72.5%, at depth 2 82.5%
+/// (renju 95%), and medium still beats easy in 94–98%.
+pub const MEDIUM_MAX_DEPTH: i32 = 2;
 
 /// Post-game analysis (`analysis.rs`). A search score `s` of one side maps to its win
 /// probability 1/(1 + e^(−s/scale)). The scale is the most likely one over the engine's own
 /// games (`examples/fit-win-probability.rs`: hard against itself at 100 ms, 60 freestyle games).
-pub const WIN_PROBABILITY_SCALE: f64 = 1800.0;
+pub const WIN_PROBABILITY_SCALE: f64 = 1950.0;
 /// Marks by the drop in the mover's win probability between the engine's move and the move
-/// played (both judged the same way): at least this much is an inaccuracy, a mistake, a blunder.
+/// played (both judged the same way): at least this much is an inaccuracy, a mistake, a blunder
+/// (a move into a forced loss the engine's move avoids is a blunder too).
 pub const ANALYSIS_INACCURACY: f64 = 0.10;
 pub const ANALYSIS_MISTAKE: f64 = 0.20;
 pub const ANALYSIS_BLUNDER: f64 = 0.35;

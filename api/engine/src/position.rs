@@ -8,7 +8,7 @@
 //! recomputed, and per-colour totals and threat counts are adjusted by the difference.
 
 use crate::params::{
-    DOUBLE_FOUR_BONUS, DOUBLE_THREE_BONUS, EVAL_SHAPE, EVAL_THREAT, FOUR_THREE_BONUS, NEAR,
+    DOUBLE_FOUR_BONUS, DOUBLE_THREE_BONUS, EVAL_CLASS, EVAL_SHAPE, FOUR_THREE_BONUS, NEAR,
     SHAPE_SCORE,
 };
 use crate::pattern::{self, Shape, BLOCKED, OWN, REACH};
@@ -101,7 +101,9 @@ const COMBOS: usize = 10_000;
 struct Combos {
     threat: Vec<Threat>,
     score: Vec<i32>,
-    eval: Vec<[i32; 2]>,
+    /// Indexed by `[forbidding][code]`: `forbidding` is 1 for black in renju, whose double
+    /// threes and double fours are forbidden points, worth nothing to it.
+    eval: [Vec<[i32; 2]>; 2],
 }
 
 fn combos() -> &'static Combos {
@@ -109,20 +111,34 @@ fn combos() -> &'static Combos {
     COMBO.get_or_init(|| {
         let mut threat = Vec::with_capacity(COMBOS);
         let mut score = Vec::with_capacity(COMBOS);
-        let mut eval = Vec::with_capacity(COMBOS);
+        let mut eval = [Vec::with_capacity(COMBOS), Vec::with_capacity(COMBOS)];
         for code in 0..COMBOS {
             let shapes =
                 [0, 1, 2, 3].map(|d| Shape::from_u8((code / POW10[d] as usize % 10) as u8));
             let t = threat_of(shapes);
             threat.push(t);
             score.push(point_score(shapes, t));
-            eval.push([0, 1].map(|role| {
-                shapes
+            let class = class_of(shapes);
+            for (forbidding, table) in eval.iter_mut().enumerate() {
+                // Two open threes or two fours (on two lines) without a five: forbidden to
+                // black in renju. A lone open four is not, and keeps its value.
+                let fours = shapes
                     .iter()
-                    .map(|&s| EVAL_SHAPE[role][s as usize])
-                    .sum::<i32>()
-                    + EVAL_THREAT[role][t as usize]
-            }));
+                    .filter(|&&s| matches!(s, Shape::Four | Shape::OpenFour))
+                    .count();
+                let dead = forbidding == 1 && class != 14 && (class == 8 || fours >= 2);
+                table.push([0, 1].map(|role| {
+                    if dead {
+                        0
+                    } else {
+                        shapes
+                            .iter()
+                            .map(|&s| EVAL_SHAPE[role][s as usize])
+                            .sum::<i32>()
+                            + EVAL_CLASS[role][class]
+                    }
+                }));
+            }
         }
         Combos {
             threat,
@@ -130,6 +146,58 @@ fn combos() -> &'static Combos {
             eval,
         }
     })
+}
+
+/// Classes of what one stone on a point makes over its four lines together, finer than
+/// [`Threat`]: the evaluation weighs each (`params::EVAL_CLASS`).
+pub const CLASSES: usize = 15;
+
+/// The class (0..`CLASSES`) of a point by its four shapes:
+/// 0 nothing; 1 a two; 2 an open two; 3 a three; 4 two of (three, open two);
+/// 5 an open three; 6 an open three and a two; 7 an open three and a three or open two;
+/// 8 two open threes; 9 a four; 10 a four and a two; 11 a four and a three or open two;
+/// 12 a four and an open three; 13 an open four or two fours; 14 a five.
+/// Classes 6, 7, 10 and 11 are the points that threaten and build at once.
+pub fn class_of(shapes: [Shape; 4]) -> usize {
+    let n = |x: Shape| shapes.iter().filter(|&&s| s == x).count();
+    let (fours, open_threes) = (n(Shape::Four), n(Shape::OpenThree));
+    let builders = n(Shape::Three) + n(Shape::OpenTwo);
+    let twos = n(Shape::Two);
+    if n(Shape::Five) > 0 {
+        14
+    } else if n(Shape::OpenFour) > 0 || fours >= 2 {
+        13
+    } else if fours == 1 {
+        if open_threes > 0 {
+            12
+        } else if builders > 0 {
+            11
+        } else if twos > 0 {
+            10
+        } else {
+            9
+        }
+    } else if open_threes >= 2 {
+        8
+    } else if open_threes == 1 {
+        if builders > 0 {
+            7
+        } else if twos > 0 {
+            6
+        } else {
+            5
+        }
+    } else if builders >= 2 {
+        4
+    } else if n(Shape::Three) == 1 {
+        3
+    } else if n(Shape::OpenTwo) == 1 {
+        2
+    } else if twos > 0 {
+        1
+    } else {
+        0
+    }
 }
 
 fn point_score(shapes: [Shape; 4], threat: Threat) -> i32 {
@@ -193,9 +261,11 @@ pub struct Position {
     points: Vec<usize>,
     /// Renju judge answers already computed (see `is_forbidden`).
     forbidden_cache: Vec<Cell<u64>>,
-    /// The shape table of each colour's rule (exact five or five or more) and the combination
-    /// table, held here so that the hot path skips the lazy initialisation.
+    /// The shape table of each colour's rule (exact five or five or more), the evaluation
+    /// table of each colour (`Combos::eval`) and the combination tables, held here so that the
+    /// hot path skips the lazy initialisation.
     shape_tables: [&'static [u8]; 2],
+    eval_tables: [&'static [[i32; 2]]; 2],
     combos: &'static Combos,
 }
 
@@ -242,6 +312,10 @@ impl Position {
             points,
             forbidden_cache: vec![Cell::new(0); FORBIDDEN_CACHE],
             shape_tables: exact.map(pattern::table),
+            eval_tables: [BLACK, WHITE].map(|c| {
+                let forbidding = rule == Rule::Renju && c == BLACK;
+                combos().eval[usize::from(forbidding)].as_slice()
+            }),
             combos: combos(),
         };
         // Walls are blocked cells in every key; then classify every point once.
@@ -493,7 +567,7 @@ impl Position {
             self.codes[q][c] = code;
             for role in 0..2 {
                 self.eval_totals[c][role] += i64::from(
-                    self.combos.eval[code as usize][role] - self.combos.eval[was_code][role],
+                    self.eval_tables[c][code as usize][role] - self.eval_tables[c][was_code][role],
                 );
             }
             let threat = self.combos.threat[code as usize];
@@ -526,7 +600,7 @@ impl Position {
         for c in 0..2 {
             let code = self.codes[i][c] as usize;
             for role in 0..2 {
-                self.eval_totals[c][role] -= i64::from(self.combos.eval[code][role]);
+                self.eval_totals[c][role] -= i64::from(self.eval_tables[c][code][role]);
             }
             self.threat_counts[c][self.threats[i][c] as usize] -= 1;
             self.scores[i][c] = 0;
@@ -549,7 +623,7 @@ impl Position {
             self.threats[i][c] = threat;
             self.scores[i][c] = score;
             for role in 0..2 {
-                self.eval_totals[c][role] += i64::from(self.combos.eval[code as usize][role]);
+                self.eval_totals[c][role] += i64::from(self.eval_tables[c][code as usize][role]);
             }
             self.threat_counts[c][threat as usize] += 1;
         }
