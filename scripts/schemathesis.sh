@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Fuzzes the HTTP API from its own OpenAPI description (GET /api/v1/openapi.json) with
 # schemathesis, against the real server (issue 5): every generated request must get a non-5xx
-# answer whose status, content type and body match what the description documents.
+# answer whose status, content type and body match what the description documents, and every
+# request the description calls valid must be accepted (positive data acceptance: not a 400, 413,
+# 415 or 422). The one exception is the importer: a record of the documented shape may still not
+# be a legal game (players alternate, stones land on free points inside the board), which no
+# schema can say, so 422 INVALID_RECORD is an accepted answer there.
 #
 # Installs a pinned schemathesis into a venv under target/, builds and starts gomoku-server on a
-# temporary database with the write rate limit off, makes a player, and runs at least
+# temporary database with the rate limits off and a short master budget, makes a player, and runs
+# at least
 # SCHEMATHESIS_MIN_REQUESTS (default 1000) generated requests. Exits non-zero on any failure or if
 # fewer requests were made; ends with a `schemathesis: N passed, M failed` line.
 #
@@ -20,7 +25,7 @@ venv=$PWD/target/schemathesis-venv
 max_examples=${SCHEMATHESIS_MAX_EXAMPLES:-150}
 seed=${SCHEMATHESIS_SEED:-1}
 min_requests=${SCHEMATHESIS_MIN_REQUESTS:-1000}
-checks=${SCHEMATHESIS_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance}
+checks=${SCHEMATHESIS_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,positive_data_acceptance}
 
 if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -qF "$version"; then
   echo "schemathesis: installing schemathesis==$version into $venv"
@@ -46,7 +51,8 @@ cleanup() {
 trap cleanup EXIT
 
 RUST_LOG=warn "$server" --addr 127.0.0.1:0 --database-url "sqlite://$work/gomoku.db" \
-  --write-rate-limit 0 --max-unfinished-games 1000000 >"$work/stdout" 2>"$work/server.log" &
+  --write-rate-limit 0 --hints-per-minute 0 --sessions-per-minute 0 --ai-master-ms 200 \
+  --max-unfinished-games 1000000 >"$work/stdout" 2>"$work/server.log" &
 server_pid=$!
 addr=
 for _ in $(seq 600); do
@@ -61,7 +67,11 @@ base="http://$addr"
 # A player, and games of theirs for the operations on one game: without real ids nearly every
 # generated request for /games/{id}/... would stop at 404. Each operation gets a game of its own
 # (three moves in, so undo, replay, export and hint have something to work on); DELETE keeps
-# generated ids, so it cannot take the others' games away.
+# generated ids, so it cannot take the others' games away (it can cancel the online games the
+# player creates, not those a friend joined). Moves go to a 19x19 freestyle game,
+# where every documented row and column is on the board and no point is forbidden: a move the
+# description calls valid then lands or meets a state conflict (409). Logout gets a token of its
+# own, so that it does not end the session every other operation uses.
 token=$(python3 - "$base" "$work/schemathesis.toml" <<'EOF'
 import json, sys, urllib.request
 base, config = sys.argv[1], sys.argv[2]
@@ -70,26 +80,62 @@ def call(path, body, token=None):
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = "Bearer " + token
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
+    data = json.dumps(body).encode() if body is not None else b""
+    request = urllib.request.Request(base + path, data=data, headers=headers, method="POST")
     return json.load(urllib.request.urlopen(request, timeout=30))
 
 token = call("/api/v1/sessions", {})["token"]
+renju = {"mode": "local", "rule": "renju", "boardSize": 15}
 operations = [
-    ("GET", "/api/v1/games/{id}"),
-    ("POST", "/api/v1/games/{id}/moves"),
-    ("POST", "/api/v1/games/{id}/undo"),
-    ("POST", "/api/v1/games/{id}/resign"),
-    ("GET", "/api/v1/games/{id}/replay"),
-    ("GET", "/api/v1/games/{id}/export"),
-    ("GET", "/api/v1/games/{id}/hint"),
+    ("GET", "/api/v1/games/{id}", renju),
+    ("POST", "/api/v1/games/{id}/moves", {"mode": "local", "rule": "freestyle", "boardSize": 19}),
+    ("POST", "/api/v1/games/{id}/undo", renju),
+    ("POST", "/api/v1/games/{id}/resign", renju),
+    ("GET", "/api/v1/games/{id}/replay", renju),
+    ("GET", "/api/v1/games/{id}/export", renju),
+    ("GET", "/api/v1/games/{id}/hint", renju),
 ]
 with open(config, "w") as out:
-    for method, path in operations:
-        game = call("/api/v1/games", {"mode": "local", "rule": "renju", "boardSize": 15}, token)
+    for method, path, settings in operations:
+        game = call("/api/v1/games", settings, token)
         for ply, (row, col) in enumerate([(7, 7), (7, 8), (8, 8)]):
             call("/api/v1/games/%s/moves" % game["id"], {"row": row, "col": col, "ply": ply}, token)
-        out.write('[[operations]]\ninclude-method = "%s"\ninclude-path = "%s"\n' % (method, path))
+        out.write('[[operations]]\ninclude-name = "%s %s"\n' % (method, path))
         out.write('parameters = { "path.id" = "%s" }\n\n' % game["id"])
+    # Online games: the player's own waiting game for join (joining one's own game answers
+    # 200), and a game with a second player (who joined) for takeback and draw offers, the
+    # player having moved once; the live stream, which answers a plain GET with 426
+    # UPGRADE_REQUIRED before any upgrade, gets a game of its own.
+    friend = call("/api/v1/sessions", {})["token"]
+    waiting = call("/api/v1/games", {"mode": "online", "seat": "black"}, token)
+    out.write('[[operations]]\ninclude-name = "POST /api/v1/games/{id}/join"\n')
+    out.write('parameters = { "path.id" = "%s" }\n\n' % waiting["id"])
+    for path in ["/api/v1/games/{id}/takeback", "/api/v1/games/{id}/draw"]:
+        game = call("/api/v1/games", {"mode": "online", "seat": "black", "boardSize": 19}, token)
+        call("/api/v1/games/%s/join" % game["id"], {}, friend)
+        call("/api/v1/games/%s/moves" % game["id"], {"row": 0, "col": 0, "ply": 0}, token)
+        out.write('[[operations]]\ninclude-name = "POST %s"\n' % path)
+        out.write('parameters = { "path.id" = "%s" }\n\n' % game["id"])
+    # The analysis: one game of three moves for both its operations, analysed once already, so
+    # that GET finds it (POST then answers 200 done, or 202 while it runs).
+    analysed = call("/api/v1/games", renju, token)
+    for ply, (row, col) in enumerate([(7, 7), (7, 8), (8, 8)]):
+        call("/api/v1/games/%s/moves" % analysed["id"], {"row": row, "col": col, "ply": ply}, token)
+    call("/api/v1/games/%s/analysis" % analysed["id"], None, token)
+    for method in ["GET", "POST"]:
+        out.write('[[operations]]\ninclude-name = "%s /api/v1/games/{id}/analysis"\n' % method)
+        out.write('parameters = { "path.id" = "%s" }\n\n' % analysed["id"])
+    live = call("/api/v1/games", {"mode": "online"}, token)
+    out.write('[[operations]]\ninclude-name = "GET /api/v1/games/{id}/live"\n')
+    out.write('parameters = { "path.id" = "%s" }\n' % live["id"])
+    out.write('checks.positive_data_acceptance.expected-statuses = '
+              '["2xx", "401", "403", "404", "409", "426", "429", "5xx"]\n\n')
+    logout = call("/api/v1/sessions", {})["token"]
+    out.write('[[operations]]\ninclude-name = "DELETE /api/v1/sessions/current"\n')
+    out.write('headers = { Authorization = "Bearer %s" }\n\n' % logout)
+    out.write('[[operations]]\ninclude-name = "POST /api/v1/games/import"\n')
+    out.write('checks.positive_data_acceptance.expected-statuses = '
+              '["2xx", "401", "404", "409", "422", "429", "5xx"]\n\n')
 print(token)
 EOF
 )

@@ -6,133 +6,91 @@
 //! import. Positions are drawn as move lists on a 15×15 board unless a test says otherwise;
 //! `(row, col)` with row 0 at the top.
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::{move_triples, Player, Reply, TestServer, BLACK_FIVE, NO_RATE_LIMIT};
+use gomoku_testkit::lines::{
+    brick_fill, colour_of_ply, record, BLACK_FIVE, BLACK_SIX, RENJU_DOUBLE_FOUR,
+    RENJU_DOUBLE_THREE, RENJU_OVERLINE,
+};
+use gomoku_testkit::state::{id_of, move_triples};
+use gomoku_testkit::{
+    assert_all_unauthorized, game_endpoints, gomoku_server, one_landed, race, Api, Endpoint,
+    Player, Reply, Server, NO_RATE_LIMIT,
+};
 use serde_json::{json, Value};
 
 // ---------------------------------------------------------------------------------------------
-// Positions
+// Positions (the shared ones are in `gomoku_testkit::lines`)
 // ---------------------------------------------------------------------------------------------
 
-/// Black plays (7,1) (7,2) (7,3) (7,5) (7,6) and then (7,4): a run of six on row 7.
-const BLACK_SIX: &[(i64, i64)] = &[
-    (7, 1),
-    (0, 0),
-    (7, 2),
-    (0, 2),
-    (7, 3),
-    (0, 4),
-    (7, 5),
-    (0, 6),
-    (7, 6),
-    (0, 8),
-    (7, 4),
-];
-
-/// Renju, black to move: (7,7) would make two open threes.
+/// Renju, black to move: (7,7) makes an exact five on row 7, and threes on column 7 and the
+/// diagonal too.
 /// ```text
-///      5 6 7 8
-///   5  . . X .
-///   6  . . X .
-///   7  X X * .
+///      3 4 5 6 7
+///   5  . . X . X
+///   6  . . . X X
+///   7  X X X X *      * = five on row 7, threes on column 7 and the diagonal
 /// ```
-const RENJU_DOUBLE_THREE: &[(i64, i64)] = &[
-    (7, 5),
+const RENJU_FIVE_OVER_DOUBLE_THREE: &[(i64, i64)] = &[
+    (7, 3),
     (0, 0),
-    (7, 6),
-    (0, 2),
-    (5, 7),
-    (0, 4),
-    (6, 7),
-    (0, 6),
-];
-
-/// Renju, black to move: (7,7) would make two fours (row 7 and column 7).
-const RENJU_DOUBLE_FOUR: &[(i64, i64)] = &[
     (7, 4),
-    (0, 0),
-    (7, 5),
     (0, 2),
-    (7, 6),
+    (7, 5),
     (0, 4),
-    (4, 7),
+    (5, 5),
     (0, 6),
     (5, 7),
     (0, 8),
     (6, 7),
     (0, 10),
-];
-
-/// Renju, black to move: (7,4) would join (7,1)…(7,3) and (7,5) (7,6) into six.
-const RENJU_OVERLINE: &[(i64, i64)] = &[
-    (7, 1),
-    (0, 0),
-    (7, 2),
-    (0, 2),
-    (7, 3),
-    (0, 4),
-    (7, 5),
-    (0, 6),
+    (6, 6),
+    (0, 12),
     (7, 6),
-    (0, 8),
+    (2, 0),
 ];
 
-/// A 9×9 board filled without five in a row for either side (41 black, 40 white).
-const DRAW_9X9: [&str; 9] = [
-    "XXOOXXOOX",
-    "OOXXOOXXO",
-    "XXOOXXOOX",
-    "OOXXOOXXO",
-    "XXOOXXOOX",
-    "OOXXOOXXO",
-    "XXOOXXOOX",
-    "OOXXOOXXO",
-    "XXOOXXOOX",
+/// Renju: white makes a run of six on row 7 with (7,4); black plays harmlessly elsewhere.
+const RENJU_WHITE_SIX: &[(i64, i64)] = &[
+    (0, 0),
+    (7, 1),
+    (0, 3),
+    (7, 2),
+    (0, 6),
+    (7, 3),
+    (0, 9),
+    (7, 5),
+    (0, 12),
+    (7, 6),
+    (2, 0),
+    (7, 4),
 ];
-
-/// The moves that fill [`DRAW_9X9`], black and white alternating, each in reading order.
-fn draw_moves() -> Vec<(i64, i64)> {
-    let cells = |mark: u8| -> Vec<(i64, i64)> {
-        let mut cells = Vec::new();
-        for (r, line) in DRAW_9X9.iter().enumerate() {
-            for (c, byte) in line.bytes().enumerate() {
-                if byte == mark {
-                    cells.push((r as i64, c as i64));
-                }
-            }
-        }
-        cells
-    };
-    let (black, white) = (cells(b'X'), cells(b'O'));
-    let mut white = white.into_iter();
-    let mut moves = Vec::new();
-    for b in black {
-        moves.push(b);
-        moves.extend(white.next());
-    }
-    moves
-}
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-async fn server_and_player() -> (TestServer, Player) {
-    let server = TestServer::start_with_args(NO_RATE_LIMIT, &[]);
+/// The content type of a raw body meant as JSON.
+const JSON: Option<&str> = Some("application/json");
+
+/// A server without the write limit, and a player on it.
+async fn server_and_player() -> (Server, Player) {
+    server_with(NO_RATE_LIMIT).await
+}
+
+/// A server without the write limit, a player on it, and the id of a new game of theirs with
+/// these settings.
+async fn new_game(settings: Value) -> (Server, Player, String) {
+    let (server, player) = server_and_player().await;
+    let id = player.create_id(settings).await;
+    (server, player, id)
+}
+
+/// A server started with `flags`, and a player on it.
+async fn server_with(flags: &[&str]) -> (Server, Player) {
+    let server = gomoku_server!().args(flags).start();
     let player = Player::new(&server).await;
     (server, player)
-}
-
-/// The colour that plays ply `i`: black (1) the even plies, white (2) the odd ones.
-fn colour_of_ply(i: usize) -> i64 {
-    1 + (i % 2) as i64
-}
-
-fn id_of(state: &Value) -> String {
-    state["id"].as_str().expect("game id").to_string()
 }
 
 /// A list of `{"row","col",...}` objects as a set of points (order-free comparison).
@@ -260,20 +218,6 @@ fn assert_state_shape(state: &Value) {
     assert!(updated >= created, "updatedAt before createdAt");
 }
 
-/// Checks that `reply` is the expected error and that the game reads the same afterwards.
-async fn rejected_without_change(
-    player: &Player,
-    id: &str,
-    reply: Reply,
-    status: u16,
-    code: &str,
-    before: &Value,
-    what: &str,
-) {
-    reply.assert_error(status, code, what);
-    assert_eq!(&player.game(id).await, before, "{what} changed the game");
-}
-
 async fn count_games(player: &Player) -> usize {
     player.list_all(None, 100).await.len()
 }
@@ -286,20 +230,12 @@ async fn count_games(player: &Player) -> usize {
 /// is ignored; a malformed body is INVALID_JSON.
 #[tokio::test]
 async fn sessions_make_distinct_anonymous_players() {
-    let server = TestServer::start();
-    let client = common::client();
+    let server = gomoku_server!().start();
+    let api = Api::on(&server);
     let mut ids = BTreeSet::new();
     let mut tokens = BTreeSet::new();
     for body in [json!({}), json!({}), json!({"code": "081abc"})] {
-        let reply = Reply::read(
-            client
-                .post(server.url("/api/v1/sessions"))
-                .json(&body)
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let reply = api.post("/api/v1/sessions", &body).await;
         let session = reply.ok(201, "POST /sessions");
         let token = session["token"].as_str().expect("token");
         let player = session["playerId"].as_str().expect("playerId");
@@ -310,43 +246,26 @@ async fn sessions_make_distinct_anonymous_players() {
     assert_eq!(ids.len(), 3, "each session is a new player");
     assert_eq!(tokens.len(), 3, "each session has its own token");
 
-    let malformed = Reply::read(
-        client
-            .post(server.url("/api/v1/sessions"))
-            .header("content-type", "application/json")
-            .body("{\"code\":")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let truncated = api
+        .request(reqwest::Method::POST, "/api/v1/sessions")
+        .header("content-type", "application/json")
+        .body("{\"code\":");
+    let malformed = api.send(truncated).await;
     malformed.assert_error(400, "INVALID_JSON", "malformed session body");
 }
 
 /// `GET /healthz` answers 200 without a token.
 #[tokio::test]
 async fn healthz_answers() {
-    let server = TestServer::start();
-    let response = common::client()
-        .get(server.url("/healthz"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
+    let server = gomoku_server!().start();
+    assert_eq!(Api::on(&server).get("/healthz").await.status, 200);
 }
 
 /// The OpenAPI document is JSON, version 3.x, and lists every path of the API with its methods.
 #[tokio::test]
 async fn openapi_lists_every_path() {
-    let server = TestServer::start();
-    let reply = Reply::read(
-        common::client()
-            .get(server.url("/api/v1/openapi.json"))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let server = gomoku_server!().start();
+    let reply = Api::on(&server).get("/api/v1/openapi.json").await;
     let doc = reply.ok(200, "GET /api/v1/openapi.json");
     let version = doc["openapi"].as_str().expect("openapi version");
     assert!(version.starts_with("3."), "openapi {version}");
@@ -403,14 +322,13 @@ async fn unknown_route_and_wrong_method_use_the_error_shape() {
     let (_server, player) = server_and_player().await;
     let game = player.create(json!({})).await;
     let id = id_of(&game);
-    player
-        .get("/api/v1/nothing-here")
-        .await
-        .assert_error(404, "NOT_FOUND", "unknown route");
-    player
-        .get(&format!("/api/v1/games/{id}/nothing-here"))
-        .await
-        .assert_error(404, "NOT_FOUND", "unknown sub-route");
+    for path in [
+        "/api/v1/nothing-here".to_string(),
+        format!("/api/v1/games/{id}/nothing-here"),
+    ] {
+        let reply = player.get(&path).await;
+        reply.assert_error(404, "NOT_FOUND", &format!("unknown route {path}"));
+    }
     use reqwest::Method;
     for (method, path) in [
         (Method::PUT, format!("/api/v1/games/{id}")),
@@ -429,31 +347,27 @@ async fn unknown_route_and_wrong_method_use_the_error_shape() {
 /// A preflight request from another origin (the WeChat developer tool) is allowed by CORS.
 #[tokio::test]
 async fn cors_preflight_is_allowed() {
-    let server = TestServer::start();
-    let response = common::client()
-        .request(reqwest::Method::OPTIONS, server.url("/api/v1/games"))
+    let server = gomoku_server!().start();
+    let api = Api::on(&server);
+    let preflight = api
+        .request(reqwest::Method::OPTIONS, "/api/v1/games")
         .header("origin", "http://127.0.0.1:34567")
         .header("access-control-request-method", "POST")
         .header(
             "access-control-request-headers",
             "authorization,content-type",
-        )
-        .send()
-        .await
-        .unwrap();
-    assert!(response.status().is_success(), "{}", response.status());
+        );
+    let response = api.send(preflight).await;
+    assert!(response.status.is_success(), "{}", response.status);
     assert!(
-        response
-            .headers()
-            .contains_key("access-control-allow-origin"),
+        response.headers.contains_key("access-control-allow-origin"),
         "no access-control-allow-origin: {:?}",
-        response.headers()
+        response.headers
     );
     let allowed = response
-        .headers()
-        .get("access-control-allow-headers")
-        .map(|v| v.to_str().unwrap().to_ascii_lowercase())
-        .unwrap_or_default();
+        .header("access-control-allow-headers")
+        .unwrap_or_default()
+        .to_ascii_lowercase();
     assert!(
         allowed == "*" || (allowed.contains("authorization") && allowed.contains("content-type")),
         "the bearer token and JSON bodies must be allowed: {allowed:?}"
@@ -463,8 +377,7 @@ async fn cors_preflight_is_allowed() {
 /// Responses are compressed for a client that accepts gzip, and not for one that does not.
 #[tokio::test]
 async fn responses_are_compressed_on_request() {
-    let (_server, player) = server_and_player().await;
-    let id = id_of(&player.create(json!({"boardSize": 19})).await);
+    let (_server, player, id) = new_game(json!({"boardSize": 19})).await;
     let path = format!("/api/v1/games/{id}");
     let gzip = player
         .request(reqwest::Method::GET, &path)
@@ -550,16 +463,8 @@ async fn settings_are_echoed() {
         let id = id_of(&state);
         let before = player.game(&id).await;
         let outside = player.try_move(&id, size, 0).await;
-        rejected_without_change(
-            &player,
-            &id,
-            outside,
-            422,
-            "OUT_OF_BOUNDS",
-            &before,
-            "row = size",
-        )
-        .await;
+        outside.assert_error(422, "OUT_OF_BOUNDS", "row = size");
+        player.assert_same(&id, &before, "row = size").await;
         player.play(&id, size - 1, size - 1).await;
     }
 }
@@ -574,7 +479,7 @@ async fn invalid_settings_create_nothing() {
         json!({"boardSize": 20}),
         json!({"boardSize": 0}),
         json!({"rule": "go"}),
-        json!({"mode": "online"}),
+        json!({"mode": "remote"}),
         json!({"mode": "ai"}),
         json!({"mode": "ai", "ai": {"level": "godlike", "player": 2}}),
         json!({"mode": "ai", "ai": {"level": "easy", "player": 3}}),
@@ -600,22 +505,11 @@ async fn invalid_settings_create_nothing() {
         );
     }
     let malformed = player
-        .send(
-            player
-                .request(reqwest::Method::POST, "/api/v1/games")
-                .header("content-type", "application/json")
-                .body("{\"rule\": \"renju\""),
-        )
+        .post_raw("/api/v1/games", JSON, b"{\"rule\": \"renju\"")
         .await;
     malformed.assert_error(400, "INVALID_JSON", "truncated body");
     for path in ["/api/v1/games", "/api/v1/games/import"] {
-        let untyped = player
-            .send(
-                player
-                    .request(reqwest::Method::POST, path)
-                    .body("{\"rule\": \"renju\"}"),
-            )
-            .await;
+        let untyped = player.post_raw(path, None, b"{\"rule\": \"renju\"}").await;
         untyped.assert_error(415, "UNSUPPORTED_MEDIA_TYPE", path);
     }
     assert_eq!(count_games(&player).await, 0, "nothing was created");
@@ -631,7 +525,7 @@ async fn invalid_settings_create_nothing() {
 async fn exact_five_wins_under_every_rule() {
     let (_server, player) = server_and_player().await;
     for rule in ["freestyle", "standard", "renju"] {
-        let id = id_of(&player.create(json!({"rule": rule})).await);
+        let id = player.create_id(json!({"rule": rule})).await;
         let state = player.play_all(&id, BLACK_FIVE).await;
         assert_state_shape(&state);
         assert_eq!(state["status"], "black_won", "{rule}");
@@ -645,25 +539,16 @@ async fn exact_five_wins_under_every_rule() {
         assert_eq!(state["winLine"].as_array().unwrap().len(), 5);
         assert_eq!(state["lastMove"], json!({"row": 7, "col": 7, "player": 1}));
         assert_eq!(state["moveCount"], 9);
-        let after = player.try_move(&id, 10, 10).await;
-        rejected_without_change(
-            &player,
-            &id,
-            after,
-            409,
-            "GAME_OVER",
-            &state,
-            "move after five",
-        )
-        .await;
+        let over = Finished(&player, &id, &state);
+        over.refuses(player.try_move(&id, 10, 10).await, "a move after five")
+            .await;
     }
 }
 
 /// White wins with a five too (freestyle): status white_won, winner 2.
 #[tokio::test]
 async fn white_five_wins() {
-    let (_server, player) = server_and_player().await;
-    let id = id_of(&player.create(json!({})).await);
+    let (_server, player, id) = new_game(json!({})).await;
     let moves = [
         (0, 0),
         (5, 1),
@@ -687,13 +572,18 @@ async fn white_five_wins() {
     );
 }
 
+/// A new game under `rule` in which black has played [`BLACK_SIX`]; its state, checked for shape.
+async fn black_six_under(rule: &str) -> (Server, Player, String, Value) {
+    let (server, player, id) = new_game(json!({ "rule": rule })).await;
+    let state = player.play_all(&id, BLACK_SIX).await;
+    assert_state_shape(&state);
+    (server, player, id, state)
+}
+
 /// Freestyle: an overline wins, and the winLine is the whole run of six.
 #[tokio::test]
 async fn freestyle_overline_wins_with_the_whole_run() {
-    let (_server, player) = server_and_player().await;
-    let id = id_of(&player.create(json!({"rule": "freestyle"})).await);
-    let state = player.play_all(&id, BLACK_SIX).await;
-    assert_state_shape(&state);
+    let (_server, _player, _id, state) = black_six_under("freestyle").await;
     assert_eq!(state["status"], "black_won");
     assert_eq!(state["endReason"], "five");
     assert_eq!(
@@ -706,18 +596,11 @@ async fn freestyle_overline_wins_with_the_whole_run() {
 /// still wins.
 #[tokio::test]
 async fn standard_overline_does_not_win() {
-    let (_server, player) = server_and_player().await;
-    let id = id_of(&player.create(json!({"rule": "standard"})).await);
-    let state = player.play_all(&id, BLACK_SIX).await;
-    assert_state_shape(&state);
+    let (_server, player, id, state) = black_six_under("standard").await;
     assert_eq!(state["status"], "playing");
     assert_eq!(state["winner"], Value::Null);
     assert_eq!(state["currentPlayer"], 2);
-    assert_eq!(
-        state["forbiddenMoves"],
-        json!([]),
-        "no forbidden moves in standard"
-    );
+    assert_eq!(state["forbiddenMoves"], json!([]), "none in standard");
     // Black then makes an exact five on row 10: that still wins.
     let state = player
         .play_all(
@@ -743,7 +626,7 @@ async fn standard_overline_does_not_win() {
     );
 
     // A white overline is no win either.
-    let id = id_of(&player.create(json!({"rule": "standard"})).await);
+    let id = player.create_id(json!({"rule": "standard"})).await;
     let white_six = [
         (2, 0),
         (12, 1),
@@ -777,7 +660,7 @@ async fn renju_forbidden_moves_are_listed_and_rejected() {
         (RENJU_DOUBLE_FOUR, (7, 7), "double_four"),
         (RENJU_OVERLINE, (7, 4), "overline"),
     ] {
-        let id = id_of(&player.create(json!({"rule": "renju"})).await);
+        let id = player.create_id(json!({"rule": "renju"})).await;
         // White's turn: nothing is forbidden for white.
         let white_turn = player.play_all(&id, &moves[..moves.len() - 1]).await;
         assert_eq!(white_turn["currentPlayer"], 2);
@@ -809,9 +692,10 @@ async fn renju_forbidden_moves_are_listed_and_rejected() {
 
         let reply = player.try_move(&id, point.0, point.1).await;
         assert_eq!(reply.body["error"]["kind"], kind, "{kind}: {}", reply.text);
-        rejected_without_change(&player, &id, reply, 422, "FORBIDDEN_MOVE", &state, kind).await;
+        reply.assert_error(422, "FORBIDDEN_MOVE", kind);
+        player.assert_same(&id, &state, kind).await;
 
-        let free = id_of(&player.create(json!({"rule": "freestyle"})).await);
+        let free = player.create_id(json!({"rule": "freestyle"})).await;
         let free_state = player.play_all(&free, moves).await;
         assert_eq!(
             free_state["forbiddenMoves"],
@@ -823,36 +707,11 @@ async fn renju_forbidden_moves_are_listed_and_rejected() {
 }
 
 /// Renju: a black move that makes an exact five wins even though it also makes a double three
-/// (and so is not listed as forbidden).
-/// ```text
-///      3 4 5 6 7
-///   5  . . X . X
-///   6  . . . X X
-///   7  X X X X *      * = five on row 7, threes on column 7 and the diagonal
-/// ```
+/// (and so is not listed as forbidden): see [`RENJU_FIVE_OVER_DOUBLE_THREE`].
 #[tokio::test]
 async fn renju_five_beats_forbidden() {
-    let (_server, player) = server_and_player().await;
-    let id = id_of(&player.create(json!({"rule": "renju"})).await);
-    let moves = [
-        (7, 3),
-        (0, 0),
-        (7, 4),
-        (0, 2),
-        (7, 5),
-        (0, 4),
-        (5, 5),
-        (0, 6),
-        (5, 7),
-        (0, 8),
-        (6, 7),
-        (0, 10),
-        (6, 6),
-        (0, 12),
-        (7, 6),
-        (2, 0),
-    ];
-    let state = player.play_all(&id, &moves).await;
+    let (_server, player, id) = new_game(json!({"rule": "renju"})).await;
+    let state = player.play_all(&id, RENJU_FIVE_OVER_DOUBLE_THREE).await;
     assert_eq!(state["currentPlayer"], 1);
     assert!(
         !point_set(&state["forbiddenMoves"]).contains(&(7, 7)),
@@ -870,23 +729,8 @@ async fn renju_five_beats_forbidden() {
 /// Renju: white wins with an overline (nothing is forbidden for white).
 #[tokio::test]
 async fn renju_white_overline_wins() {
-    let (_server, player) = server_and_player().await;
-    let id = id_of(&player.create(json!({"rule": "renju"})).await);
-    let moves = [
-        (0, 0),
-        (7, 1),
-        (0, 3),
-        (7, 2),
-        (0, 6),
-        (7, 3),
-        (0, 9),
-        (7, 5),
-        (0, 12),
-        (7, 6),
-        (2, 0),
-        (7, 4),
-    ];
-    let state = player.play_all(&id, &moves).await;
+    let (_server, player, id) = new_game(json!({"rule": "renju"})).await;
+    let state = player.play_all(&id, RENJU_WHITE_SIX).await;
     assert_eq!(state["status"], "white_won", "{state}");
     assert_eq!(
         point_set(&state["winLine"]),
@@ -898,9 +742,8 @@ async fn renju_white_overline_wins() {
 /// before that the game is in play.
 #[tokio::test]
 async fn small_board_ends_in_a_draw() {
-    let (_server, player) = server_and_player().await;
-    let id = id_of(&player.create(json!({"boardSize": 9})).await);
-    let moves = draw_moves();
+    let (_server, player, id) = new_game(json!({"boardSize": 9})).await;
+    let moves = brick_fill(9);
     let mut last = Value::Null;
     for (i, &(r, c)) in moves.iter().enumerate() {
         last = player.play(&id, r, c).await;
@@ -920,10 +763,7 @@ async fn small_board_ends_in_a_draw() {
         "endReason {reason}"
     );
     // Undo of a drawn game reopens it.
-    let reopened = player
-        .post_empty(&format!("/api/v1/games/{id}/undo"))
-        .await
-        .ok(200, "undo of a draw");
+    let reopened = player.undo(&id).await.ok(200, "undo of a draw");
     assert_state_shape(&reopened);
     assert_eq!(reopened["status"], "playing");
     assert_eq!(reopened["endReason"], Value::Null);
@@ -938,16 +778,9 @@ async fn small_board_ends_in_a_draw() {
     } else {
         let next = moves[last["moveCount"].as_u64().unwrap() as usize];
         let reply = player.try_move(&id, next.0, next.1).await;
-        rejected_without_change(
-            &player,
-            &id,
-            reply,
-            409,
-            "GAME_OVER",
-            &last,
-            "move after draw",
-        )
-        .await;
+        Finished(&player, &id, &last)
+            .refuses(reply, "move after draw")
+            .await;
     }
 }
 
@@ -958,49 +791,25 @@ async fn small_board_ends_in_a_draw() {
 /// Every way a move can be refused gets its code, and none changes the stored game.
 #[tokio::test]
 async fn refused_moves_change_nothing() {
-    let (_server, player) = server_and_player().await;
-    let id = id_of(&player.create(json!({})).await);
+    let (_server, player, id) = new_game(json!({})).await;
     let before = player.play(&id, 7, 7).await;
     let path = format!("/api/v1/games/{id}/moves");
 
     for (r, c) in [(15, 0), (0, 15), (15, 15), (99, 3)] {
         let reply = player.try_move(&id, r, c).await;
-        rejected_without_change(
-            &player,
-            &id,
-            reply,
-            422,
-            "OUT_OF_BOUNDS",
-            &before,
-            "outside",
-        )
-        .await;
+        reply.assert_error(422, "OUT_OF_BOUNDS", "outside");
+        player.assert_same(&id, &before, "outside").await;
     }
     // A negative coordinate is outside the board; a server may also call it a wrong type.
     for (r, c) in [(-1, 3), (3, -1)] {
         let reply = player.try_move(&id, r, c).await;
-        assert!(
-            matches!(
-                (reply.status, reply.code()),
-                (422, "OUT_OF_BOUNDS") | (400, "INVALID_JSON")
-            ),
-            "negative coordinate: {} {}",
-            reply.status,
-            reply.text
-        );
+        let allowed = [(422, "OUT_OF_BOUNDS"), (400, "INVALID_JSON")];
+        reply.assert_error_in(&allowed, "negative coordinate");
         assert_eq!(player.game(&id).await, before);
     }
     let occupied = player.try_move(&id, 7, 7).await;
-    rejected_without_change(
-        &player,
-        &id,
-        occupied,
-        409,
-        "CELL_OCCUPIED",
-        &before,
-        "occupied",
-    )
-    .await;
+    occupied.assert_error(409, "CELL_OCCUPIED", "occupied");
+    player.assert_same(&id, &before, "occupied").await;
 
     for body in [
         json!({"row": 7}),
@@ -1013,79 +822,32 @@ async fn refused_moves_change_nothing() {
         json!(null),
     ] {
         let reply = player.post(&path, &body).await;
-        rejected_without_change(
-            &player,
-            &id,
-            reply,
-            400,
-            "INVALID_JSON",
-            &before,
-            &body.to_string(),
-        )
-        .await;
+        reply.assert_error(400, "INVALID_JSON", &body.to_string());
+        player.assert_same(&id, &before, &body.to_string()).await;
     }
     for text in ["", "{", "{\"row\": 7, \"col\": }", "row=7&col=8"] {
-        let reply = player
-            .send(
-                player
-                    .request(reqwest::Method::POST, &path)
-                    .header("content-type", "application/json")
-                    .body(text),
-            )
-            .await;
-        rejected_without_change(&player, &id, reply, 400, "INVALID_JSON", &before, text).await;
+        let reply = player.post_raw(&path, JSON, text.as_bytes()).await;
+        reply.assert_error(400, "INVALID_JSON", text);
+        player.assert_same(&id, &before, text).await;
     }
     let untyped = player
-        .send(
-            player
-                .request(reqwest::Method::POST, &path)
-                .body("{\"row\": 7, \"col\": 8}"),
-        )
+        .post_raw(&path, None, b"{\"row\": 7, \"col\": 8}")
         .await;
-    rejected_without_change(
-        &player,
-        &id,
-        untyped,
-        415,
-        "UNSUPPORTED_MEDIA_TYPE",
-        &before,
-        "no content type",
-    )
-    .await;
+    untyped.assert_error(415, "UNSUPPORTED_MEDIA_TYPE", "no content type");
+    player.assert_same(&id, &before, "no content type").await;
     let as_text = player
-        .send(
-            player
-                .request(reqwest::Method::POST, &path)
-                .header("content-type", "text/plain")
-                .body("{\"row\": 7, \"col\": 8}"),
-        )
+        .post_raw(&path, Some("text/plain"), b"{\"row\": 7, \"col\": 8}")
         .await;
-    rejected_without_change(
-        &player,
-        &id,
-        as_text,
-        415,
-        "UNSUPPORTED_MEDIA_TYPE",
-        &before,
-        "text",
-    )
-    .await;
+    as_text.assert_error(415, "UNSUPPORTED_MEDIA_TYPE", "text");
+    player.assert_same(&id, &before, "text").await;
 
     // 70 KiB: over the 64 KiB limit, whatever the content.
     let padding = "x".repeat(70 * 1024);
     let big = player
         .post(&path, &json!({"row": 7, "col": 8, "padding": padding}))
         .await;
-    rejected_without_change(
-        &player,
-        &id,
-        big,
-        413,
-        "PAYLOAD_TOO_LARGE",
-        &before,
-        "70 KiB",
-    )
-    .await;
+    big.assert_error(413, "PAYLOAD_TOO_LARGE", "70 KiB");
+    player.assert_same(&id, &before, "70 KiB").await;
     let big_import = player
         .post("/api/v1/games/import", &json!({"padding": padding}))
         .await;
@@ -1105,37 +867,16 @@ async fn refused_moves_change_nothing() {
 /// nothing.
 #[tokio::test]
 async fn every_game_endpoint_needs_a_valid_token() {
-    let (server, player) = server_and_player().await;
-    let id = id_of(&player.create(json!({})).await);
+    let (_server, player, id) = new_game(json!({})).await;
     let before = player.play(&id, 7, 7).await;
-    let export = player
-        .get(&format!("/api/v1/games/{id}/export"))
-        .await
-        .ok(200, "export");
-    let client = common::client();
+    let export = player.export(&id).await;
     use reqwest::Method;
-    let endpoints: Vec<(Method, String, Option<Value>)> = vec![
-        (Method::GET, "/api/v1/games".into(), None),
-        (Method::POST, "/api/v1/games".into(), Some(json!({}))),
-        (Method::GET, format!("/api/v1/games/{id}"), None),
-        (Method::DELETE, format!("/api/v1/games/{id}"), None),
-        (
-            Method::POST,
-            format!("/api/v1/games/{id}/moves"),
-            Some(json!({"row": 1, "col": 1})),
-        ),
-        (Method::POST, format!("/api/v1/games/{id}/undo"), None),
-        (Method::POST, format!("/api/v1/games/{id}/resign"), None),
-        (Method::GET, format!("/api/v1/games/{id}/replay"), None),
-        (
-            Method::GET,
-            format!("/api/v1/games/{id}/replay?step=0"),
-            None,
-        ),
-        (Method::GET, format!("/api/v1/games/{id}/export"), None),
-        (Method::GET, format!("/api/v1/games/{id}/hint"), None),
-        (Method::POST, "/api/v1/games/import".into(), Some(export)),
-    ];
+    let mut endpoints = game_endpoints(&id);
+    endpoints.extend([
+        Endpoint::new(Method::GET, "/api/v1/games", None),
+        Endpoint::new(Method::POST, "/api/v1/games", Some(json!({}))),
+        Endpoint::new(Method::POST, "/api/v1/games/import", Some(export)),
+    ]);
     let bad_auth: [Option<String>; 5] = [
         None,
         Some("Bearer not-a-token".into()),
@@ -1143,23 +884,7 @@ async fn every_game_endpoint_needs_a_valid_token() {
         Some(format!("Basic {}", player.token)),
         Some(format!("Bearer {}x", player.token)),
     ];
-    for (method, path, body) in &endpoints {
-        for auth in &bad_auth {
-            let mut request = client.request(method.clone(), server.url(path));
-            if let Some(auth) = auth {
-                request = request.header("authorization", auth);
-            }
-            if let Some(body) = body {
-                request = request.json(body);
-            }
-            let reply = Reply::read(request.send().await.unwrap()).await;
-            reply.assert_error(
-                401,
-                "UNAUTHORIZED",
-                &format!("{method} {path} with {auth:?}"),
-            );
-        }
-    }
+    assert_all_unauthorized(&player.api, &endpoints, &bad_auth).await;
     assert_eq!(player.game(&id).await, before, "nothing changed");
     assert_eq!(count_games(&player).await, 1, "nothing created or deleted");
 }
@@ -1170,7 +895,7 @@ async fn every_game_endpoint_needs_a_valid_token() {
 async fn another_players_game_is_not_found() {
     let (server, owner) = server_and_player().await;
     let other = Player::new(&server).await;
-    let id = id_of(&owner.create(json!({})).await);
+    let id = owner.create_id(json!({})).await;
     let before = owner.play(&id, 7, 7).await;
     other.create(json!({})).await;
 
@@ -1198,16 +923,9 @@ async fn another_players_game_is_not_found() {
                     &json!({"row": 1, "col": 1, "ply": 1}),
                 )
                 .await,
-            other
-                .post_empty(&format!("/api/v1/games/{game}/undo"))
-                .await,
-            other
-                .post_empty(&format!("/api/v1/games/{game}/resign"))
-                .await,
+            other.undo(game).await,
+            other.resign(game).await,
             other.get(&format!("/api/v1/games/{game}/replay")).await,
-            other
-                .get(&format!("/api/v1/games/{game}/replay?step=1"))
-                .await,
             other.get(&format!("/api/v1/games/{game}/export")).await,
             other.get(&format!("/api/v1/games/{game}/hint")).await,
         ];
@@ -1233,27 +951,15 @@ async fn another_players_game_is_not_found() {
 /// reopens it; undo of a resigned game is GAME_OVER.
 #[tokio::test]
 async fn local_undo() {
-    let (_server, player) = server_and_player().await;
-    let id = id_of(&player.create(json!({})).await);
+    let (_server, player, id) = new_game(json!({})).await;
     let empty = player.game(&id).await;
-    let reply = player.post_empty(&format!("/api/v1/games/{id}/undo")).await;
-    rejected_without_change(
-        &player,
-        &id,
-        reply,
-        409,
-        "NOTHING_TO_UNDO",
-        &empty,
-        "undo empty",
-    )
-    .await;
+    let reply = player.undo(&id).await;
+    reply.assert_error(409, "NOTHING_TO_UNDO", "undo empty");
+    player.assert_same(&id, &empty, "undo empty").await;
 
     let one = player.play(&id, 7, 7).await;
     let two = player.play(&id, 8, 8).await;
-    let undone = player
-        .post_empty(&format!("/api/v1/games/{id}/undo"))
-        .await
-        .ok(200, "undo");
+    let undone = player.undo(&id).await.ok(200, "undo");
     assert_state_shape(&undone);
     assert_eq!(undone["moveHistory"], one["moveHistory"]);
     assert_eq!(undone["board"], one["board"]);
@@ -1262,13 +968,10 @@ async fn local_undo() {
     assert_ne!(undone["board"], two["board"]);
 
     // A won game reopens.
-    let won_id = id_of(&player.create(json!({})).await);
+    let won_id = player.create_id(json!({})).await;
     let won = player.play_all(&won_id, BLACK_FIVE).await;
     assert_eq!(won["status"], "black_won");
-    let reopened = player
-        .post_empty(&format!("/api/v1/games/{won_id}/undo"))
-        .await
-        .ok(200, "undo of a won game");
+    let reopened = player.undo(&won_id).await.ok(200, "undo of a won game");
     assert_state_shape(&reopened);
     assert_eq!(reopened["status"], "playing");
     assert_eq!(reopened["winner"], Value::Null);
@@ -1281,21 +984,11 @@ async fn local_undo() {
     assert_eq!(again["status"], "black_won");
 
     // A resigned game stays over.
-    let resigned = player
-        .post_empty(&format!("/api/v1/games/{id}/resign"))
-        .await
-        .ok(200, "resign");
-    let reply = player.post_empty(&format!("/api/v1/games/{id}/undo")).await;
-    rejected_without_change(
-        &player,
-        &id,
-        reply,
-        409,
-        "GAME_OVER",
-        &resigned,
-        "undo resigned",
-    )
-    .await;
+    let resigned = player.resign(&id).await.ok(200, "resign");
+    let reply = player.undo(&id).await;
+    Finished(&player, &id, &resigned)
+        .refuses(reply, "undo resigned")
+        .await;
 }
 
 /// Resigning: the player to move loses with endReason "resign"; a finished game cannot be
@@ -1304,11 +997,8 @@ async fn local_undo() {
 async fn local_resign() {
     let (_server, player) = server_and_player().await;
     // Black to move resigns: white wins.
-    let id = id_of(&player.create(json!({})).await);
-    let state = player
-        .post_empty(&format!("/api/v1/games/{id}/resign"))
-        .await
-        .ok(200, "resign");
+    let id = player.create_id(json!({})).await;
+    let state = player.resign(&id).await.ok(200, "resign");
     assert_state_shape(&state);
     assert_eq!(state["status"], "white_won");
     assert_eq!(state["winner"], 2);
@@ -1317,61 +1007,58 @@ async fn local_resign() {
     assert_eq!(state["currentPlayer"], Value::Null);
 
     // White to move resigns: black wins.
-    let id2 = id_of(&player.create(json!({})).await);
+    let id2 = player.create_id(json!({})).await;
     player.play(&id2, 7, 7).await;
-    let state2 = player
-        .post_empty(&format!("/api/v1/games/{id2}/resign"))
-        .await
-        .ok(200, "resign");
+    let state2 = player.resign(&id2).await.ok(200, "resign");
     assert_eq!(state2["status"], "black_won");
     assert_eq!(state2["winner"], 1);
     assert_eq!(state2["moveCount"], 1);
 
-    let again = player
-        .post_empty(&format!("/api/v1/games/{id2}/resign"))
+    // Each refused with GAME_OVER, the game kept as it was.
+    let over = Finished(&player, &id2, &state2);
+    over.refuses(player.resign(&id2).await, "resign twice")
         .await;
-    rejected_without_change(
-        &player,
-        &id2,
-        again,
-        409,
-        "GAME_OVER",
-        &state2,
-        "resign twice",
-    )
-    .await;
-    let moved = player.try_move(&id2, 1, 1).await;
-    rejected_without_change(&player, &id2, moved, 409, "GAME_OVER", &state2, "move").await;
+    over.refuses(player.try_move(&id2, 1, 1).await, "move")
+        .await;
     let hint = player.get(&format!("/api/v1/games/{id2}/hint")).await;
-    rejected_without_change(&player, &id2, hint, 409, "GAME_OVER", &state2, "hint").await;
+    over.refuses(hint, "hint").await;
+}
+
+/// A finished game (player, id) and the state it keeps: every request to change it is refused.
+struct Finished<'a>(&'a Player, &'a str, &'a Value);
+
+impl Finished<'_> {
+    /// Asserts `reply` is 409 GAME_OVER and the game still reads the same.
+    async fn refuses(&self, reply: Reply, what: &str) {
+        let Finished(player, id, state) = self;
+        reply.assert_error(409, "GAME_OVER", what);
+        player.assert_same(id, state, what).await;
+    }
 }
 
 /// DELETE removes a game: 204 with no body, then 404 for it everywhere and gone from the list.
 #[tokio::test]
 async fn delete_removes_the_game() {
     let (_server, player) = server_and_player().await;
-    let keep = id_of(&player.create(json!({})).await);
-    let id = id_of(&player.create(json!({})).await);
+    let keep = player.create_id(json!({})).await;
+    let id = player.create_id(json!({})).await;
     player.play(&id, 7, 7).await;
     let reply = player.delete(&format!("/api/v1/games/{id}")).await;
     assert_eq!(reply.status, 204, "{}", reply.text);
     assert!(reply.text.is_empty(), "204 with a body: {}", reply.text);
-    player
-        .get(&format!("/api/v1/games/{id}"))
-        .await
-        .assert_error(404, "GAME_NOT_FOUND", "GET deleted");
-    player
-        .delete(&format!("/api/v1/games/{id}"))
-        .await
-        .assert_error(404, "GAME_NOT_FOUND", "DELETE deleted");
-    player
-        .try_move(&id, 1, 1)
-        .await
-        .assert_error(404, "GAME_NOT_FOUND", "move in deleted");
-    player
-        .get(&format!("/api/v1/games/{id}/replay"))
-        .await
-        .assert_error(404, "GAME_NOT_FOUND", "replay deleted");
+    let game = format!("/api/v1/games/{id}");
+    let after = [
+        ("GET deleted", player.get(&game).await),
+        ("DELETE deleted", player.delete(&game).await),
+        ("move in deleted", player.try_move(&id, 1, 1).await),
+        (
+            "replay deleted",
+            player.get(&format!("{game}/replay")).await,
+        ),
+    ];
+    for (what, reply) in &after {
+        reply.assert_error(404, "GAME_NOT_FOUND", what);
+    }
     let listed = player.list_all(None, 100).await;
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0]["id"], json!(keep));
@@ -1391,7 +1078,7 @@ async fn hint_suggests_a_legal_point_and_changes_nothing() {
         ("renju", RENJU_DOUBLE_THREE),
         ("renju", RENJU_OVERLINE),
     ] {
-        let id = id_of(&player.create(json!({"rule": rule})).await);
+        let id = player.create_id(json!({"rule": rule})).await;
         let state = player.play_all(&id, moves).await;
         let hint = player
             .get(&format!("/api/v1/games/{id}/hint"))
@@ -1452,31 +1139,17 @@ async fn ai_as_black_moves_first_and_undo_takes_two_plies() {
     assert_eq!(after["currentPlayer"], 2);
     assert_eq!(player.game(&id).await, after);
 
-    let undone = player
-        .post_empty(&format!("/api/v1/games/{id}/undo"))
-        .await
-        .ok(200, "undo");
+    let undone = player.undo(&id).await.ok(200, "undo");
     assert_state_shape(&undone);
     assert_eq!(undone["moveCount"], 1, "undo takes back two plies");
     assert_eq!(undone["moveHistory"], created["moveHistory"]);
     assert_eq!(undone["currentPlayer"], 2);
 
-    let reply = player.post_empty(&format!("/api/v1/games/{id}/undo")).await;
-    rejected_without_change(
-        &player,
-        &id,
-        reply,
-        409,
-        "NOTHING_TO_UNDO",
-        &undone,
-        "AI opening",
-    )
-    .await;
+    let reply = player.undo(&id).await;
+    reply.assert_error(409, "NOTHING_TO_UNDO", "AI opening");
+    player.assert_same(&id, &undone, "AI opening").await;
 
-    let resigned = player
-        .post_empty(&format!("/api/v1/games/{id}/resign"))
-        .await
-        .ok(200, "resign");
+    let resigned = player.resign(&id).await.ok(200, "resign");
     assert_eq!(resigned["status"], "black_won", "the human (white) loses");
     assert_eq!(resigned["winner"], 1);
     assert_eq!(resigned["endReason"], "resign");
@@ -1486,9 +1159,8 @@ async fn ai_as_black_moves_first_and_undo_takes_two_plies() {
 /// back both plies; the human resigning makes white the winner.
 #[tokio::test]
 async fn ai_as_white_replies_at_every_level() {
-    let server =
-        TestServer::start_with_args(&["--write-rate-limit", "0", "--ai-master-ms", "300"], &[]);
-    let player = Player::new(&server).await;
+    let (_server, player) =
+        server_with(&["--write-rate-limit", "0", "--ai-master-ms", "300"]).await;
     for level in ["easy", "medium", "hard", "master"] {
         let created = player
             .create(json!({"mode": "ai", "ai": {"level": level, "player": 2}}))
@@ -1508,15 +1180,9 @@ async fn ai_as_white_replies_at_every_level() {
         assert_eq!(after2["moveCount"], 4);
         assert_state_shape(&after2);
 
-        let undone = player
-            .post_empty(&format!("/api/v1/games/{id}/undo"))
-            .await
-            .ok(200, "undo");
+        let undone = player.undo(&id).await.ok(200, "undo");
         assert_eq!(undone["moveHistory"], after["moveHistory"], "{level}");
-        let resigned = player
-            .post_empty(&format!("/api/v1/games/{id}/resign"))
-            .await
-            .ok(200, "resign");
+        let resigned = player.resign(&id).await.ok(200, "resign");
         assert_eq!(resigned["status"], "white_won");
         assert_eq!(resigned["winner"], 2);
     }
@@ -1526,20 +1192,17 @@ async fn ai_as_white_replies_at_every_level() {
 /// the human's move is not stored; with a free slot the same move is accepted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn ai_busy_when_every_slot_is_taken() {
-    let server = TestServer::start_with_args(
-        &[
-            "--write-rate-limit",
-            "0",
-            "--ai-concurrency",
-            "1",
-            "--ai-queue-timeout-ms",
-            "100",
-            "--ai-master-ms",
-            "1500",
-        ],
-        &[],
-    );
-    let player = Player::new(&server).await;
+    let (_server, player) = server_with(&[
+        "--write-rate-limit",
+        "0",
+        "--ai-concurrency",
+        "1",
+        "--ai-queue-timeout-ms",
+        "100",
+        "--ai-master-ms",
+        "1500",
+    ])
+    .await;
     let mut games = Vec::new();
     for _ in 0..3 {
         let state = player
@@ -1559,7 +1222,7 @@ async fn ai_busy_when_every_slot_is_taken() {
     let mut busy = Vec::new();
     for task in tasks {
         let (id, reply) = task.await.unwrap();
-        match reply.status {
+        match reply.status.as_u16() {
             200 => assert_eq!(reply.body["moveCount"], 2),
             _ => {
                 reply.assert_error(503, "AI_BUSY", "move while the AI slot is taken");
@@ -1677,11 +1340,9 @@ async fn ai_takes_its_five_and_blocks_fours() {
     let mut situations = 0;
     for level in ["easy", "hard"] {
         for _game in 0..3 {
-            let id = id_of(
-                &player
-                    .create(json!({"mode": "ai", "ai": {"level": level, "player": 2}}))
-                    .await,
-            );
+            let id = player
+                .create_id(json!({"mode": "ai", "ai": {"level": level, "player": 2}}))
+                .await;
             let mut board = vec![vec![0i64; 15]; 15];
             for _turn in 0..40 {
                 let (r, c) = attacking_move(&board, 1);
@@ -1748,12 +1409,9 @@ async fn renju_black_ai_never_plays_forbidden() {
             let (r, c) = attacking_move(&board, 2);
             state = player.play(&id, r, c).await;
         }
-        let record = player
-            .get(&format!("/api/v1/games/{id}/export"))
-            .await
-            .ok(200, "export");
+        let record = player.export(&id).await;
         let imported = player
-            .post("/api/v1/games/import", &record)
+            .import(&record)
             .await
             .ok(201, "the AI's game replays under the judge");
         assert_eq!(imported["moveHistory"], state["moveHistory"]);
@@ -1771,7 +1429,7 @@ async fn list_pages_newest_activity_first() {
     let (_server, player) = server_and_player().await;
     let mut ids = Vec::new();
     for _ in 0..5 {
-        ids.push(id_of(&player.create(json!({})).await));
+        ids.push(player.create_id(json!({})).await);
     }
     let newest_first: Vec<String> = ids.iter().rev().cloned().collect();
     let listed = |games: &[Value]| -> Vec<String> { games.iter().map(id_of).collect() };
@@ -1822,10 +1480,7 @@ async fn list_pages_newest_activity_first() {
 
     // Finish one game: the filter separates it.
     let finished = ids[2].clone();
-    player
-        .post_empty(&format!("/api/v1/games/{finished}/resign"))
-        .await
-        .ok(200, "resign");
+    player.resign(&finished).await.ok(200, "resign");
     let done = listed(&player.list_all(Some("finished"), 2).await);
     assert_eq!(done, vec![finished.clone()]);
     let playing = listed(&player.list_all(Some("playing"), 2).await);
@@ -1861,12 +1516,9 @@ async fn bad_list_queries_are_invalid_query() {
 /// one makes room again.
 #[tokio::test]
 async fn unfinished_games_are_capped() {
-    let server = TestServer::start_with_args(
-        &["--write-rate-limit", "0", "--max-unfinished-games", "2"],
-        &[],
-    );
-    let player = Player::new(&server).await;
-    let first = id_of(&player.create(json!({})).await);
+    let (server, player) =
+        server_with(&["--write-rate-limit", "0", "--max-unfinished-games", "2"]).await;
+    let first = player.create_id(json!({})).await;
     player.create(json!({})).await;
     player.post("/api/v1/games", &json!({})).await.assert_error(
         409,
@@ -1876,10 +1528,7 @@ async fn unfinished_games_are_capped() {
     assert_eq!(count_games(&player).await, 2);
     // Another player has a quota of their own.
     Player::new(&server).await.create(json!({})).await;
-    player
-        .post_empty(&format!("/api/v1/games/{first}/resign"))
-        .await
-        .ok(200, "resign");
+    player.resign(&first).await.ok(200, "resign");
     player.create(json!({})).await;
 }
 
@@ -1892,58 +1541,25 @@ async fn unfinished_games_are_capped() {
 /// for one point land it once, the rest are CELL_OCCUPIED.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn race_for_one_ply_lands_exactly_one() {
-    let (_server, player) = server_and_player().await;
-    let id = id_of(&player.create(json!({})).await);
+    let (_server, player, id) = new_game(json!({})).await;
     const RACERS: i64 = 12;
     for ply in 0..6i64 {
-        let mut tasks = Vec::new();
-        for k in 0..RACERS {
-            let player = player.clone();
-            let id = id.clone();
-            // Every racer picks its own point on its own row band, never taken before.
-            let (row, col) = (ply * 2 + (k / 8), k % 8 + 3);
-            tasks.push(tokio::spawn(async move {
-                player
-                    .post(
-                        &format!("/api/v1/games/{id}/moves"),
-                        &json!({"row": row, "col": col, "ply": ply}),
-                    )
-                    .await
-            }));
-        }
-        let mut wins = 0;
-        for task in tasks {
-            let reply = task.await.unwrap();
-            match reply.status {
-                200 => wins += 1,
-                _ => reply.assert_error(409, "PLY_MISMATCH", "a racer that lost"),
-            }
-        }
-        assert_eq!(wins, 1, "ply {ply}: exactly one racer lands");
+        // Every racer picks its own point on its own row band, never taken before.
+        let bodies = (0..RACERS)
+            .map(|k| json!({"row": ply * 2 + k / 8, "col": k % 8 + 3, "ply": ply}))
+            .collect();
+        let answers = race(&player, &id, bodies).await;
+        one_landed(&answers, "PLY_MISMATCH", &format!("ply {ply}"));
         let state = player.game(&id).await;
         assert_state_shape(&state);
         assert_eq!(state["moveCount"], ply + 1, "moves stay contiguous");
     }
 
     // Without ply: the same point from many clients lands once.
-    let id2 = id_of(&player.create(json!({})).await);
-    let mut tasks = Vec::new();
-    for _ in 0..RACERS {
-        let player = player.clone();
-        let id2 = id2.clone();
-        tasks.push(tokio::spawn(
-            async move { player.try_move(&id2, 4, 4).await },
-        ));
-    }
-    let mut wins = 0;
-    for task in tasks {
-        let reply = task.await.unwrap();
-        match reply.status {
-            200 => wins += 1,
-            _ => reply.assert_error(409, "CELL_OCCUPIED", "a racer that lost"),
-        }
-    }
-    assert_eq!(wins, 1);
+    let id2 = player.create_id(json!({})).await;
+    let same_point = vec![json!({"row": 4, "col": 4}); RACERS as usize];
+    let answers = race(&player, &id2, same_point).await;
+    one_landed(&answers, "CELL_OCCUPIED", "one point without ply");
     let state = player.game(&id2).await;
     assert_eq!(state["moveCount"], 1);
     assert_eq!(
@@ -1956,18 +1572,11 @@ async fn race_for_one_ply_lands_exactly_one() {
 /// also when the retries race each other; a different move for a past ply is PLY_MISMATCH.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn retried_move_is_applied_once() {
-    let (_server, player) = server_and_player().await;
-    let id = id_of(&player.create(json!({})).await);
+    let (_server, player, id) = new_game(json!({})).await;
     let path = format!("/api/v1/games/{id}/moves");
-    let first = player
-        .post(&path, &json!({"row": 7, "col": 7, "ply": 0}))
-        .await
-        .ok(200, "first");
+    let first = player.play_at(&id, 7, 7, 0).await;
     assert_eq!(first["moveCount"], 1);
-    let retry = player
-        .post(&path, &json!({"row": 7, "col": 7, "ply": 0}))
-        .await
-        .ok(200, "retry");
+    let retry = player.play_at(&id, 7, 7, 0).await;
     assert_eq!(
         retry, first,
         "the retry returns the current state, unchanged"
@@ -1980,50 +1589,19 @@ async fn retried_move_is_applied_once() {
         json!({"row": 8, "col": 8, "ply": 99}),
     ] {
         let reply = player.post(&path, &body).await;
-        rejected_without_change(
-            &player,
-            &id,
-            reply,
-            409,
-            "PLY_MISMATCH",
-            &first,
-            &body.to_string(),
-        )
-        .await;
+        reply.assert_error(409, "PLY_MISMATCH", &body.to_string());
+        player.assert_same(&id, &first, &body.to_string()).await;
     }
-    let second = player
-        .post(&path, &json!({"row": 8, "col": 8, "ply": 1}))
-        .await
-        .ok(200, "ply 1");
+    let second = player.play_at(&id, 8, 8, 1).await;
     assert_eq!(second["moveCount"], 2);
     // White's point claimed as black's ply 0 is not a retry.
-    let reply = player
-        .post(&path, &json!({"row": 8, "col": 8, "ply": 0}))
-        .await;
-    rejected_without_change(
-        &player,
-        &id,
-        reply,
-        409,
-        "PLY_MISMATCH",
-        &second,
-        "wrong colour",
-    )
-    .await;
+    let reply = player.try_move_at(&id, 8, 8, 0).await;
+    reply.assert_error(409, "PLY_MISMATCH", "wrong colour");
+    player.assert_same(&id, &second, "wrong colour").await;
 
     // Concurrent retries of one move: all succeed, one stone.
-    let mut tasks = Vec::new();
-    for _ in 0..10 {
-        let player = player.clone();
-        let path = path.clone();
-        tasks.push(tokio::spawn(async move {
-            player
-                .post(&path, &json!({"row": 3, "col": 3, "ply": 2}))
-                .await
-        }));
-    }
-    for task in tasks {
-        let reply = task.await.unwrap();
+    let retries = vec![json!({"row": 3, "col": 3, "ply": 2}); 10];
+    for reply in race(&player, &id, retries).await {
         assert_eq!(reply.status, 200, "{}", reply.text);
         assert_eq!(reply.body["moveCount"], 3);
     }
@@ -2031,82 +1609,53 @@ async fn retried_move_is_applied_once() {
     assert_eq!(state["moveCount"], 3);
 
     // The retry of a winning move is still a retry, not a move after the end.
-    let won = id_of(&player.create(json!({})).await);
-    let won_path = format!("/api/v1/games/{won}/moves");
+    let won = player.create_id(json!({})).await;
     let mut last = Value::Null;
     for (ply, &(row, col)) in BLACK_FIVE.iter().enumerate() {
-        last = player
-            .post(&won_path, &json!({"row": row, "col": col, "ply": ply}))
-            .await
-            .ok(200, "move with ply");
+        last = player.play_at(&won, row, col, ply as i64).await;
     }
     assert_eq!(last["status"], "black_won");
-    let again = player
-        .post(&won_path, &json!({"row": 7, "col": 7, "ply": 8}))
-        .await
-        .ok(200, "retry of the winning move");
+    let again = player.play_at(&won, 7, 7, 8).await;
     assert_eq!(again, last);
-    let reply = player
-        .post(&won_path, &json!({"row": 9, "col": 9, "ply": 9}))
+    let reply = player.try_move_at(&won, 9, 9, 9).await;
+    Finished(&player, &won, &last)
+        .refuses(reply, "ply after the end")
         .await;
-    rejected_without_change(
-        &player,
-        &won,
-        reply,
-        409,
-        "GAME_OVER",
-        &last,
-        "ply after the end",
-    )
-    .await;
 
     // In AI mode the retry returns the state with the AI's reply, applied once.
-    let ai = id_of(
-        &player
-            .create(json!({"mode": "ai", "ai": {"level": "hard", "player": 2}}))
-            .await,
-    );
-    let ai_path = format!("/api/v1/games/{ai}/moves");
-    let played = player
-        .post(&ai_path, &json!({"row": 7, "col": 7, "ply": 0}))
-        .await
-        .ok(200, "AI game move");
+    let ai = player
+        .create_id(json!({"mode": "ai", "ai": {"level": "hard", "player": 2}}))
+        .await;
+    let played = player.play_at(&ai, 7, 7, 0).await;
     assert_eq!(played["moveCount"], 2);
-    let retried = player
-        .post(&ai_path, &json!({"row": 7, "col": 7, "ply": 0}))
-        .await
-        .ok(200, "AI game retry");
+    let retried = player.play_at(&ai, 7, 7, 0).await;
     assert_eq!(retried, played);
 }
 
 /// With a per-token write limit, writes beyond the burst are 429 RATE_LIMITED with a
-/// Retry-After header, and a refused move is not applied.
+/// Retry-After of whole seconds, and a refused move is not applied.
 #[tokio::test]
 async fn writes_beyond_the_limit_are_rate_limited() {
-    let server =
-        TestServer::start_with_args(&["--write-rate-limit", "1", "--write-burst", "3"], &[]);
-    let player = Player::new(&server).await;
+    let (server, player) = server_with(&["--write-rate-limit", "1", "--write-burst", "3"]).await;
     let other = Player::new(&server).await;
     let create = player.post("/api/v1/games", &json!({})).await;
     let id = id_of(&create.ok(201, "create"));
     let mut landed = 0;
-    let mut limited = None;
+    let mut limited = false;
     for col in 0..12 {
         let reply = player.try_move(&id, 0, col).await;
-        match reply.status {
+        match reply.status.as_u16() {
             200 => landed += 1,
             _ => {
-                reply.assert_error(429, "RATE_LIMITED", "write beyond the burst");
-                limited = Some(reply);
+                reply.assert_rate_limited("write beyond the burst");
+                limited = true;
                 break;
             }
         }
     }
-    let limited = limited.expect("12 quick writes with a burst of 3 were never limited");
-    let retry_after = limited.header("retry-after").expect("Retry-After header");
     assert!(
-        retry_after.trim().parse::<u64>().is_ok(),
-        "Retry-After {retry_after:?}"
+        limited,
+        "12 quick writes with a burst of 3 were never limited"
     );
     let state = player.game(&id).await;
     assert_eq!(
@@ -2124,13 +1673,11 @@ async fn writes_beyond_the_limit_are_rate_limited() {
 // Replay, export, import
 // ---------------------------------------------------------------------------------------------
 
-/// The replay summary has the moves and the result; frame N has exactly the first N moves,
-/// its last move, the player to move and the result only at the end; steps outside
-/// 0..=moveCount are INVALID_STEP.
+/// The replay has the board size, the rule, every move in order and the result; a client draws
+/// each frame from the moves itself.
 #[tokio::test]
-async fn replay_frames() {
-    let (_server, player) = server_and_player().await;
-    let id = id_of(&player.create(json!({"rule": "standard"})).await);
+async fn replay_has_the_moves_and_the_result() {
+    let (_server, player, id) = new_game(json!({"rule": "standard"})).await;
     let state = player.play_all(&id, BLACK_FIVE).await;
     let replay = player
         .get(&format!("/api/v1/games/{id}/replay"))
@@ -2145,80 +1692,24 @@ async fn replay_frames() {
     );
     assert_eq!(replay["status"], "black_won");
     assert_eq!(replay["winner"], 1);
+    assert_eq!(replay["endReason"], "five");
     assert_eq!(point_set(&replay["winLine"]), point_set(&state["winLine"]));
-
-    let history = state["moveHistory"].as_array().unwrap();
-    for step in 0..=9usize {
-        let frame = player
-            .get(&format!("/api/v1/games/{id}/replay?step={step}"))
-            .await
-            .ok(200, "frame");
-        assert_eq!(frame["step"], step, "step");
-        assert_eq!(frame["moveCount"], 9);
-        assert_eq!(
-            board_rows(&frame, 15),
-            board_from_moves(15, &history[..step]),
-            "step {step}"
-        );
-        let last = if step == 0 {
-            Value::Null
-        } else {
-            history[step - 1].clone()
-        };
-        assert_eq!(frame["lastMove"], last, "lastMove at {step}");
-        if step < 9 {
-            assert_eq!(frame["status"], "playing");
-            assert_eq!(frame["winner"], Value::Null);
-            assert_eq!(frame["winLine"], Value::Null);
-            assert_eq!(frame["currentPlayer"], colour_of_ply(step));
-        } else {
-            assert_eq!(frame["status"], "black_won");
-            assert_eq!(frame["winner"], 1);
-            assert_eq!(point_set(&frame["winLine"]), point_set(&state["winLine"]));
-            assert_eq!(frame["currentPlayer"], Value::Null);
-        }
-    }
-    player
-        .get(&format!("/api/v1/games/{id}/replay?step=10"))
+    // A fresh game has no moves and no result yet.
+    let fresh = player.create_id(json!({})).await;
+    let empty = player
+        .get(&format!("/api/v1/games/{fresh}/replay"))
         .await
-        .assert_error(422, "INVALID_STEP", "step past the end");
-    player
-        .get(&format!("/api/v1/games/{id}/replay?step=1000000"))
-        .await
-        .assert_error(422, "INVALID_STEP", "step far past the end");
-    for bad in ["-1", "x"] {
-        let reply = player
-            .get(&format!("/api/v1/games/{id}/replay?step={bad}"))
-            .await;
-        assert!(
-            matches!(
-                (reply.status, reply.code()),
-                (422, "INVALID_STEP") | (400, "INVALID_QUERY")
-            ),
-            "step={bad}: {} {}",
-            reply.status,
-            reply.text
-        );
-    }
-    // A fresh game has exactly one frame.
-    let fresh = id_of(&player.create(json!({})).await);
-    let frame = player
-        .get(&format!("/api/v1/games/{fresh}/replay?step=0"))
-        .await
-        .ok(200, "frame 0 of an empty game");
-    assert_eq!(frame["currentPlayer"], 1);
-    player
-        .get(&format!("/api/v1/games/{fresh}/replay?step=1"))
-        .await
-        .assert_error(422, "INVALID_STEP", "step 1 of an empty game");
+        .ok(200, "replay of an empty game");
+    assert_eq!(empty["moves"], json!([]));
+    assert_eq!(empty["status"], "playing");
+    assert_eq!(empty["winLine"], Value::Null);
 }
 
 /// The export is a JSON attachment named after the game, with every field of the record,
 /// `coord` in standard notation and RFC 3339 timestamps.
 #[tokio::test]
 async fn export_record_shape_and_notation() {
-    let (_server, player) = server_and_player().await;
-    let id = id_of(&player.create(json!({})).await);
+    let (_server, player, id) = new_game(json!({})).await;
     let state = player.play_all(&id, BLACK_FIVE).await;
     let reply = player.get(&format!("/api/v1/games/{id}/export")).await;
     assert_eq!(reply.status, 200, "{}", reply.text);
@@ -2278,14 +1769,11 @@ async fn export_record_shape_and_notation() {
         (9, [(8, 0, "a1"), (0, 8, "i9"), (4, 4, "e5")]),
         (19, [(18, 0, "a1"), (0, 18, "s19"), (9, 9, "j10")]),
     ] {
-        let game = id_of(&player.create(json!({"boardSize": size})).await);
+        let game = player.create_id(json!({"boardSize": size})).await;
         for &(r, c, _) in &corners {
             player.play(&game, r, c).await;
         }
-        let record = player
-            .get(&format!("/api/v1/games/{game}/export"))
-            .await
-            .ok(200, "export");
+        let record = player.export(&game).await;
         let coords: Vec<&str> = record["moves"]
             .as_array()
             .unwrap()
@@ -2298,15 +1786,10 @@ async fn export_record_shape_and_notation() {
         assert_eq!(record["result"]["status"], "playing");
         assert_eq!(record["result"]["winner"], Value::Null);
     }
-    let ai = id_of(
-        &player
-            .create(json!({"mode": "ai", "ai": {"level": "medium", "player": 1}}))
-            .await,
-    );
-    let record = player
-        .get(&format!("/api/v1/games/{ai}/export"))
-        .await
-        .ok(200, "AI export");
+    let ai = player
+        .create_id(json!({"mode": "ai", "ai": {"level": "medium", "player": 1}}))
+        .await;
+    let record = player.export(&ai).await;
     assert_eq!(record["mode"], "ai");
     assert_eq!(record["ai"], json!({"level": "medium", "player": 1}));
     assert_eq!(record["moves"].as_array().unwrap().len(), 1);
@@ -2338,15 +1821,15 @@ fn point_set_or_null(v: &Value) -> Value {
 async fn import_of_an_export_round_trips() {
     let (server, player) = server_and_player().await;
     let mut originals = Vec::new();
-    let won = id_of(&player.create(json!({})).await);
+    let won = player.create_id(json!({})).await;
     originals.push(player.play_all(&won, BLACK_FIVE).await);
-    let renju = id_of(&player.create(json!({"rule": "renju"})).await);
+    let renju = player.create_id(json!({"rule": "renju"})).await;
     originals.push(player.play_all(&renju, RENJU_DOUBLE_FOUR).await);
-    let standard = id_of(&player.create(json!({"rule": "standard"})).await);
+    let standard = player.create_id(json!({"rule": "standard"})).await;
     originals.push(player.play_all(&standard, BLACK_SIX).await);
-    let draw = id_of(&player.create(json!({"boardSize": 9})).await);
+    let draw = player.create_id(json!({"boardSize": 9})).await;
     let mut last = Value::Null;
-    for (r, c) in draw_moves() {
+    for (r, c) in brick_fill(9) {
         last = player.play(&draw, r, c).await;
         if last["status"] != "playing" {
             break;
@@ -2362,14 +1845,8 @@ async fn import_of_an_export_round_trips() {
 
     for original in &originals {
         let id = id_of(original);
-        let record = player
-            .get(&format!("/api/v1/games/{id}/export"))
-            .await
-            .ok(200, "export");
-        let imported = player
-            .post("/api/v1/games/import", &record)
-            .await
-            .ok(201, "import");
+        let record = player.export(&id).await;
+        let imported = player.import(&record).await.ok(201, "import");
         assert_state_shape(&imported);
         assert_ne!(imported["id"], original["id"], "a new game");
         assert_eq!(imported["mode"], "local");
@@ -2397,10 +1874,7 @@ async fn import_of_an_export_round_trips() {
             point_set_or_null(&replay_a["winLine"]),
             point_set_or_null(&replay_b["winLine"])
         );
-        let again = player
-            .get(&format!("/api/v1/games/{new_id}/export"))
-            .await
-            .ok(200, "export of the import");
+        let again = player.export(&new_id).await;
         assert_eq!(
             move_triples(&again["moves"]),
             move_triples(&record["moves"])
@@ -2420,13 +1894,10 @@ async fn import_of_an_export_round_trips() {
     // The original games are untouched.
     assert_eq!(player.game(&won).await, originals[0]);
     // An imported game belongs to the importer alone.
-    let record = player
-        .get(&format!("/api/v1/games/{won}/export"))
-        .await
-        .ok(200, "export");
+    let record = player.export(&won).await;
     let other = Player::new(&server).await;
     let theirs = other
-        .post("/api/v1/games/import", &record)
+        .import(&record)
         .await
         .ok(201, "another player imports");
     player
@@ -2440,14 +1911,8 @@ async fn import_of_an_export_round_trips() {
 #[tokio::test]
 async fn import_recomputes_everything_else() {
     let (_server, player) = server_and_player().await;
-    let minimal = json!({
-        "version": "gomoku-1.0", "rule": "freestyle", "boardSize": 15,
-        "moves": [{"row": 7, "col": 7, "player": 1}, {"row": 7, "col": 8, "player": 2}],
-    });
-    let state = player
-        .post("/api/v1/games/import", &minimal)
-        .await
-        .ok(201, "minimal record");
+    let minimal = record("freestyle", 15, &[(7, 7), (7, 8)]);
+    let state = player.import(&minimal).await.ok(201, "minimal record");
     assert_eq!(state["moveCount"], 2);
     assert_eq!(state["currentPlayer"], 1);
 
@@ -2466,7 +1931,7 @@ async fn import_recomputes_everything_else() {
         "exportedAt": "2000-01-01T00:00:00Z",
     });
     let state = player
-        .post("/api/v1/games/import", &lying)
+        .import(&lying)
         .await
         .ok(201, "record with untrusted fields");
     assert_state_shape(&state);
@@ -2488,18 +1953,12 @@ async fn import_recomputes_everything_else() {
 #[tokio::test]
 async fn import_errors_name_the_move() {
     let (_server, player) = server_and_player().await;
-    let won = id_of(&player.create(json!({})).await);
+    let won = player.create_id(json!({})).await;
     player.play_all(&won, BLACK_FIVE).await;
-    let won_record = player
-        .get(&format!("/api/v1/games/{won}/export"))
-        .await
-        .ok(200, "export");
-    let short = id_of(&player.create(json!({})).await);
+    let won_record = player.export(&won).await;
+    let short = player.create_id(json!({})).await;
     player.play_all(&short, &[(7, 7), (7, 8), (8, 7)]).await;
-    let base = player
-        .get(&format!("/api/v1/games/{short}/export"))
-        .await
-        .ok(200, "export");
+    let base = player.export(&short).await;
     let games_before = count_games(&player).await;
 
     let edit = |f: &dyn Fn(&mut Value)| {
@@ -2524,59 +1983,40 @@ async fn import_errors_name_the_move() {
             }),
             Some(2),
         ),
-        (
-            "row out of range",
-            edit(&|r| r["moves"][1]["row"] = json!(15)),
-            Some(1),
-        ),
-        (
-            "col out of range",
-            edit(&|r| r["moves"][2]["col"] = json!(15)),
-            Some(2),
-        ),
-        (
-            "white first",
-            edit(&|r| r["moves"][0]["player"] = json!(2)),
-            Some(0),
-        ),
-        (
-            "black twice",
-            edit(&|r| r["moves"][1]["player"] = json!(1)),
-            Some(1),
-        ),
-        (
-            "player 3",
-            edit(&|r| r["moves"][2]["player"] = json!(3)),
-            Some(2),
-        ),
     ];
+    // One field of one move: (what, move index, field, value).
+    for (what, i, field, value) in [
+        ("row out of range", 1, "row", 15),
+        ("col out of range", 2, "col", 15),
+        ("white first", 0, "player", 2),
+        ("black twice", 1, "player", 1),
+        ("player 3", 2, "player", 3),
+    ] {
+        let record = edit(&|r| r["moves"][i][field] = json!(value));
+        cases.push((what, record, Some(i as u64)));
+    }
     let mut after_end = won_record.clone();
     after_end["moves"].as_array_mut().unwrap().push(
         json!({"row": 12, "col": 12, "player": 2, "coord": "m3", "at": won_record["exportedAt"]}),
     );
     cases.push(("move after the five", after_end, Some(9)));
-    let renju_moves: Vec<Value> = RENJU_DOUBLE_THREE
-        .iter()
-        .chain([(7, 7)].iter())
-        .enumerate()
-        .map(|(i, &(r, c))| json!({"row": r, "col": c, "player": colour_of_ply(i)}))
-        .collect();
+    let double_three = [RENJU_DOUBLE_THREE, &[(7, 7)]].concat();
     cases.push((
         "forbidden double three",
-        json!({"version": "gomoku-1.0", "rule": "renju", "boardSize": 15, "moves": renju_moves}),
+        record("renju", 15, &double_three),
         Some(8),
     ));
     // The same moves are fine in freestyle.
     let mut free = cases.last().unwrap().1.clone();
     free["rule"] = json!("freestyle");
     player
-        .post("/api/v1/games/import", &free)
+        .import(&free)
         .await
         .ok(201, "the same moves in freestyle");
     let games_before = games_before + 1;
 
     for (what, record, index) in &cases {
-        let reply = player.post("/api/v1/games/import", record).await;
+        let reply = player.import(record).await;
         reply.assert_error(422, "INVALID_RECORD", what);
         if let Some(index) = index {
             assert_eq!(
@@ -2588,12 +2028,7 @@ async fn import_errors_name_the_move() {
         }
     }
     let malformed = player
-        .send(
-            player
-                .request(reqwest::Method::POST, "/api/v1/games/import")
-                .header("content-type", "application/json")
-                .body("{\"version\": "),
-        )
+        .post_raw("/api/v1/games/import", JSON, b"{\"version\": ")
         .await;
     malformed.assert_error(400, "INVALID_JSON", "malformed record");
     assert_eq!(

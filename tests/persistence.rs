@@ -2,14 +2,10 @@
 //! every game exactly, tokens are kept only as hashes, and a database locked by someone else
 //! gives a clean 503 BUSY that changes nothing.
 
-mod common;
-
-use common::{Player, TestServer, BLACK_FIVE, NO_RATE_LIMIT};
+use gomoku_testkit::lines::{BLACK_FIVE, RENJU_DOUBLE_THREE};
+use gomoku_testkit::state::id_of;
+use gomoku_testkit::{gomoku_server, Player, NO_RATE_LIMIT};
 use serde_json::{json, Value};
-
-fn id_of(state: &Value) -> String {
-    state["id"].as_str().expect("game id").to_string()
-}
 
 /// Everything a player can read about one game, except the export time.
 async fn snapshot(player: &Player, id: &str) -> Value {
@@ -18,15 +14,6 @@ async fn snapshot(player: &Player, id: &str) -> Value {
         .get(&format!("/api/v1/games/{id}/replay"))
         .await
         .ok(200, "replay");
-    let mut frames = Vec::new();
-    for step in 0..=state["moveCount"].as_u64().unwrap() {
-        frames.push(
-            player
-                .get(&format!("/api/v1/games/{id}/replay?step={step}"))
-                .await
-                .ok(200, "frame"),
-        );
-    }
     let mut export = player
         .get(&format!("/api/v1/games/{id}/export"))
         .await
@@ -35,52 +22,36 @@ async fn snapshot(player: &Player, id: &str) -> Value {
         .as_object_mut()
         .expect("record object")
         .remove("exportedAt");
-    json!({"state": state, "replay": replay, "frames": frames, "export": export})
+    json!({"state": state, "replay": replay, "export": export})
 }
 
 /// Killed with SIGKILL right after its last answer and restarted onto the same file, the server
-/// serves every game exactly as before (state, replay frames, export, list order), the tokens
+/// serves every game exactly as before (state, replay, export, list order), the tokens
 /// still work, and play continues where it stopped.
 #[tokio::test]
 async fn restart_resumes_every_game_exactly() {
-    let server = TestServer::start_with_args(NO_RATE_LIMIT, &[]);
+    let mut server = gomoku_server!().args(NO_RATE_LIMIT).start();
     let alice = Player::new(&server).await;
     let bob = Player::new(&server).await;
 
     let mut games: Vec<(Player, String)> = Vec::new();
     // A local freestyle game in progress.
-    let id = id_of(&alice.create(json!({})).await);
+    let id = alice.create_id(json!({})).await;
     alice.play_all(&id, &[(7, 7), (7, 8), (8, 8)]).await;
     games.push((alice.clone(), id));
     // A won game.
-    let id = id_of(&alice.create(json!({"rule": "standard"})).await);
+    let id = alice.create_id(json!({"rule": "standard"})).await;
     alice.play_all(&id, BLACK_FIVE).await;
     games.push((alice.clone(), id));
     // A renju game with black to move and a forbidden point listed.
-    let id = id_of(
-        &alice
-            .create(json!({"rule": "renju", "boardSize": 19}))
-            .await,
-    );
-    let renju = alice
-        .play_all(
-            &id,
-            &[
-                (7, 5),
-                (0, 0),
-                (7, 6),
-                (0, 2),
-                (5, 7),
-                (0, 4),
-                (6, 7),
-                (0, 6),
-            ],
-        )
+    let id = alice
+        .create_id(json!({"rule": "renju", "boardSize": 19}))
         .await;
+    let renju = alice.play_all(&id, RENJU_DOUBLE_THREE).await;
     assert!(!renju["forbiddenMoves"].as_array().unwrap().is_empty());
     games.push((alice.clone(), id));
     // A resigned game.
-    let id = id_of(&bob.create(json!({"boardSize": 9})).await);
+    let id = bob.create_id(json!({"boardSize": 9})).await;
     bob.play(&id, 4, 4).await;
     bob.post_empty(&format!("/api/v1/games/{id}/resign"))
         .await
@@ -99,7 +70,7 @@ async fn restart_resumes_every_game_exactly() {
     bob.play(&ai_id, r, c).await;
     games.push((bob.clone(), ai_id.clone()));
     // A game played, then deleted.
-    let gone = id_of(&alice.create(json!({})).await);
+    let gone = alice.create_id(json!({})).await;
     alice.play(&gone, 1, 1).await;
     alice
         .delete(&format!("/api/v1/games/{gone}"))
@@ -112,7 +83,7 @@ async fn restart_resumes_every_game_exactly() {
     }
     let lists_before = (alice.list_all(None, 2).await, bob.list_all(None, 2).await);
 
-    let server = server.restart(NO_RATE_LIMIT);
+    server.restart();
     let alice = alice.on(&server);
     let bob = bob.on(&server);
     for ((player, id), expected) in games.iter().zip(&before) {
@@ -149,7 +120,7 @@ async fn restart_resumes_every_game_exactly() {
     assert_eq!(replied["moveCount"], 3);
 
     // A second restart, straight after a write, keeps that write too.
-    let server = server.restart(NO_RATE_LIMIT);
+    server.restart();
     let alice = alice.on(&server);
     assert_eq!(alice.game(local).await["moveCount"], 4);
 }
@@ -157,12 +128,12 @@ async fn restart_resumes_every_game_exactly() {
 /// The database file never holds a bearer token in clear.
 #[tokio::test]
 async fn tokens_are_stored_only_as_hashes() {
-    let server = TestServer::start();
+    let server = gomoku_server!().start();
     let player = Player::new(&server).await;
     player.create(json!({})).await;
     let mut found = Vec::new();
     for suffix in ["", "-wal", "-shm", "-journal"] {
-        let path = format!("{}{suffix}", server.db_path.display());
+        let path = format!("{}{suffix}", server.database().sqlite_path().display());
         if let Ok(bytes) = std::fs::read(&path) {
             let token = player.token.as_bytes();
             if bytes.windows(token.len()).any(|w| w == token) {
@@ -182,13 +153,12 @@ async fn tokens_are_stored_only_as_hashes() {
 #[tokio::test]
 async fn locked_database_is_busy_and_changes_nothing() {
     use sqlx::Connection;
-    let server = TestServer::start_with_args(NO_RATE_LIMIT, &[]);
+    let server = gomoku_server!().args(NO_RATE_LIMIT).start();
     let player = Player::new(&server).await;
-    let id = id_of(&player.create(json!({})).await);
+    let id = player.create_id(json!({})).await;
     let before = player.play(&id, 7, 7).await;
 
-    let url = format!("sqlite://{}", server.db_path.display());
-    let mut blocker = sqlx::SqliteConnection::connect(&url)
+    let mut blocker = sqlx::SqliteConnection::connect(server.database().url())
         .await
         .expect("open the database");
     sqlx::query("begin immediate")
@@ -218,16 +188,16 @@ async fn locked_database_is_busy_and_changes_nothing() {
 /// afterwards has every game as it was.
 #[tokio::test]
 async fn sigterm_shuts_down_cleanly() {
-    let mut server = TestServer::start_with_args(NO_RATE_LIMIT, &[]);
+    let mut server = gomoku_server!().args(NO_RATE_LIMIT).start();
     let player = Player::new(&server).await;
-    let id = id_of(&player.create(json!({"rule": "renju"})).await);
+    let id = player.create_id(json!({"rule": "renju"})).await;
     let before = player.play_all(&id, &[(7, 7), (7, 8), (8, 8)]).await;
     server.terminate();
     let status = server
         .wait_until_exited(std::time::Duration::from_secs(30))
         .expect("the server did not exit after SIGTERM");
     assert!(status.success(), "exit status {status:?}");
-    let server = server.restart(NO_RATE_LIMIT);
+    server.restart();
     let player = player.on(&server);
     assert_eq!(player.game(&id).await, before);
 }

@@ -6,20 +6,19 @@
 //!
 //! Case counts are bounded so the suite stays fast; `gomoku-stress import-fuzz` runs many more.
 
-mod common;
-
-use std::time::Duration;
-
-use common::TestServer;
 use gomoku_rules::{
     judge, renju, Board, DrawReason, Game, Outcome, PlayError, Point, Rule, Stone, UndoError,
     WinReason, MAX_BOARD_SIZE, MIN_BOARD_SIZE,
 };
+use gomoku_testkit::lines::{record, RENJU_DOUBLE_THREE, RENJU_OVERLINE};
+use gomoku_testkit::state::{expected_result, game_triples, moves_of};
+use gomoku_testkit::stored::Stored;
+use gomoku_testkit::{gomoku_server, Player, NO_RATE_LIMIT};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use reqwest::{Method, StatusCode};
+use reqwest::Method;
 use serde_json::{json, Value};
 
 const RULES: [Rule; 3] = [Rule::Freestyle, Rule::Standard, Rule::Renju];
@@ -159,95 +158,6 @@ proptest! {
             }
         }
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// HTTP helpers
-// ---------------------------------------------------------------------------------------------
-
-struct Api {
-    http: reqwest::Client,
-    base: String,
-}
-
-impl Api {
-    fn new(server: &TestServer) -> Api {
-        Api {
-            http: common::client(),
-            base: server.base.clone(),
-        }
-    }
-
-    /// One request with a raw body and content type; status and JSON body (Null if not JSON).
-    async fn raw(
-        &self,
-        method: Method,
-        path: &str,
-        token: &str,
-        content_type: Option<&str>,
-        body: Option<Vec<u8>>,
-    ) -> (StatusCode, Value) {
-        let mut request = self
-            .http
-            .request(method.clone(), format!("{}{path}", self.base))
-            .bearer_auth(token);
-        if let Some(content_type) = content_type {
-            request = request.header("content-type", content_type);
-        }
-        if let Some(body) = body {
-            request = request.body(body);
-        }
-        let response = request
-            .send()
-            .await
-            .unwrap_or_else(|e| panic!("{method} {path}: transport error {e}"));
-        let status = response.status();
-        let bytes = response.bytes().await.unwrap_or_default();
-        (
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        )
-    }
-
-    async fn json(
-        &self,
-        method: Method,
-        path: &str,
-        token: &str,
-        body: &Value,
-    ) -> (StatusCode, Value) {
-        self.raw(
-            method,
-            path,
-            token,
-            Some("application/json"),
-            Some(body.to_string().into_bytes()),
-        )
-        .await
-    }
-
-    async fn get(&self, path: &str, token: &str) -> (StatusCode, Value) {
-        self.raw(Method::GET, path, token, None, None).await
-    }
-
-    async fn session(&self) -> String {
-        let response = self
-            .http
-            .post(format!("{}/api/v1/sessions", self.base))
-            .json(&json!({}))
-            .send()
-            .await
-            .expect("POST /sessions");
-        assert_eq!(response.status(), StatusCode::CREATED);
-        response.json::<Value>().await.unwrap()["token"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    }
-}
-
-fn code(body: &Value) -> &str {
-    body["error"]["code"].as_str().unwrap_or("")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -447,56 +357,20 @@ fn build_record(case: &RecordCase) -> (Value, Result<Game, Option<usize>>) {
     (record, expected)
 }
 
-/// The status, winner and end reason the service must report for a replayed game.
-fn expected_result(game: &Game) -> (&'static str, Value, Value) {
-    match game.outcome() {
-        Outcome::Ongoing => ("playing", Value::Null, Value::Null),
-        Outcome::Win {
-            winner: Stone::Black,
-            ..
-        } => ("black_won", json!(1), json!("five")),
-        Outcome::Win { .. } => ("white_won", json!(2), json!("five")),
-        Outcome::Draw {
-            reason: DrawReason::BoardFull,
-        } => ("draw", Value::Null, json!("board_full")),
-        Outcome::Draw {
-            reason: DrawReason::NoFivePossible,
-        } => ("draw", Value::Null, json!("no_five_possible")),
-    }
-}
-
-async fn check_import(api: &Api, token: &str, case: &RecordCase) -> Result<(), TestCaseError> {
+async fn check_import(player: &Player, case: &RecordCase) -> Result<(), TestCaseError> {
     let (record, expected) = build_record(case);
-    let (status, body) = api
-        .json(Method::POST, "/api/v1/games/import", token, &record)
-        .await;
+    let reply = player.post("/api/v1/games/import", &record).await;
+    let body = &reply.body;
     match expected {
         Ok(game) => {
             prop_assert_eq!(
-                status,
-                StatusCode::CREATED,
+                reply.status,
+                201,
                 "a legal record is accepted: {} -> {}",
                 record,
                 body
             );
-            let served: Vec<(usize, usize, u8)> = body["moveHistory"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| {
-                    (
-                        m["row"].as_u64().unwrap() as usize,
-                        m["col"].as_u64().unwrap() as usize,
-                        m["player"].as_u64().unwrap() as u8,
-                    )
-                })
-                .collect();
-            let replayed: Vec<(usize, usize, u8)> = game
-                .moves()
-                .iter()
-                .map(|m| (m.point.row, m.point.col, m.stone.as_u8()))
-                .collect();
-            prop_assert_eq!(served, replayed);
+            prop_assert_eq!(moves_of(body), game_triples(&game));
             let (status_name, winner, reason) = expected_result(&game);
             prop_assert_eq!(
                 &body["status"],
@@ -510,9 +384,8 @@ async fn check_import(api: &Api, token: &str, case: &RecordCase) -> Result<(), T
             prop_assert_eq!(&body["ai"], &Value::Null);
         }
         Err(blame) => {
-            prop_assert_eq!(
-                (status, code(&body)),
-                (StatusCode::UNPROCESSABLE_ENTITY, "INVALID_RECORD"),
+            prop_assert!(
+                reply.is(422, "INVALID_RECORD"),
                 "{:?}: {} -> {}",
                 case.flaw,
                 record,
@@ -542,57 +415,31 @@ fn importer_accepts_legal_records_and_rejects_the_rest() {
         .enable_all()
         .build()
         .unwrap();
-    let server = TestServer::start_with_args(
-        &[
-            "--write-rate-limit",
-            "0",
-            "--max-unfinished-games",
-            "1000000",
-        ],
-        &[],
-    );
-    let api = Api::new(&server);
-    let token = runtime.block_on(api.session());
+    let server = gomoku_server!()
+        .args(NO_RATE_LIMIT)
+        .args(["--max-unfinished-games", "1000000"])
+        .start();
+    let player = runtime.block_on(Player::new(&server));
 
     // Renju: black's last move makes a double three at (7,7), or an overline at (7,4); both are
     // legal in freestyle (the overline even wins there).
-    for (black, blamed_kind) in [
-        (
-            &[(7, 5), (7, 6), (5, 7), (6, 7), (7, 7)][..],
-            "double_three",
-        ),
-        (
-            &[(7, 1), (7, 2), (7, 3), (7, 5), (7, 6), (7, 4)][..],
-            "overline",
-        ),
+    for (line, last, blamed_kind) in [
+        (RENJU_DOUBLE_THREE, (7, 7), "double_three"),
+        (RENJU_OVERLINE, (7, 4), "overline"),
     ] {
-        let white = [(0, 0), (0, 2), (0, 4), (0, 6), (0, 8)];
-        let mut moves = Vec::new();
-        for i in 0..2 * black.len() - 1 {
-            let (row, col) = if i % 2 == 0 {
-                black[i / 2]
-            } else {
-                white[i / 2]
-            };
-            moves.push(json!({"row": row, "col": col, "player": 1 + i % 2}));
-        }
+        let moves = [line, &[last]].concat();
         for (rule, accepted) in [("renju", false), ("freestyle", true)] {
-            let record =
-                json!({"version": "gomoku-1.0", "rule": rule, "boardSize": 15, "moves": moves});
-            let (status, body) =
-                runtime.block_on(api.json(Method::POST, "/api/v1/games/import", &token, &record));
+            let record = record(rule, 15, &moves);
+            let reply = runtime.block_on(player.post("/api/v1/games/import", &record));
             if accepted {
-                assert_eq!(status, StatusCode::CREATED, "{rule} {blamed_kind}: {body}");
+                reply.ok(201, &format!("{rule} {blamed_kind}"));
             } else {
+                reply.assert_error(422, "INVALID_RECORD", blamed_kind);
                 assert_eq!(
-                    (status, code(&body)),
-                    (StatusCode::UNPROCESSABLE_ENTITY, "INVALID_RECORD"),
-                    "{blamed_kind}: {body}"
-                );
-                assert_eq!(
-                    body["error"]["moveIndex"],
-                    json!(2 * black.len() - 2),
-                    "{blamed_kind}: {body}"
+                    reply.body["error"]["moveIndex"],
+                    json!(line.len()),
+                    "{blamed_kind}: {}",
+                    reply.text
                 );
             }
         }
@@ -603,7 +450,7 @@ fn importer_accepts_legal_records_and_rejects_the_rest() {
         ..Config::default()
     });
     let result = runner.run(&record_case(), |case| {
-        runtime.block_on(check_import(&api, &token, &case))
+        runtime.block_on(check_import(&player, &case))
     });
     if let Err(failure) = result {
         panic!("importer fuzz: {failure}");
@@ -623,7 +470,6 @@ const NO_METHOD: &[(u16, &str)] = &[(405, "METHOD_NOT_ALLOWED")];
 const BAD_NUMBER: &[(u16, &str)] = &[(400, "INVALID_JSON"), (422, "OUT_OF_BOUNDS")];
 const BAD_SETTINGS: &[(u16, &str)] = &[(400, "INVALID_JSON"), (422, "INVALID_SETTINGS")];
 const BAD_RECORD: &[(u16, &str)] = &[(400, "INVALID_JSON"), (422, "INVALID_RECORD")];
-const BAD_STEP: &[(u16, &str)] = &[(400, "INVALID_QUERY"), (422, "INVALID_STEP")];
 
 /// One hostile request and the answers its documentation allows.
 struct Hostile {
@@ -803,7 +649,7 @@ fn hostile_requests(id: &str) -> Vec<Hostile> {
         r#"{"boardSize": null, "rule": null, "mode": 3}"#,
         r#"{"rule": "freestyle'; drop table games; --"}"#,
         r#"{"rule": "FREESTYLE"}"#,
-        r#"{"mode": "online"}"#,
+        r#"{"mode": "remote"}"#,
         r#"{"mode": "ai"}"#,
         r#"{"mode": "ai", "ai": {"level": "impossible", "player": 2}}"#,
         r#"{"mode": "ai", "ai": {"level": "easy", "player": 3}}"#,
@@ -885,23 +731,6 @@ fn hostile_requests(id: &str) -> Vec<Hostile> {
             NOT_A_GAME,
         ));
     }
-    // Queries.
-    for query in [
-        "step=-1",
-        "step=abc",
-        "step=3",
-        "step=99999999999999999999999",
-        "step=1.5",
-        "step=",
-    ] {
-        list.push(hostile(
-            Method::GET,
-            &format!("/api/v1/games/{id}/replay?{query}"),
-            None,
-            None,
-            BAD_STEP,
-        ));
-    }
     // Unknown routes and methods.
     for path in [
         "/api/v1/nope",
@@ -944,43 +773,6 @@ fn hostile_requests(id: &str) -> Vec<Hostile> {
     list
 }
 
-/// Every row of the service's tables, as text, so "nothing changed" compares all stored data.
-async fn dump_tables(path: &std::path::Path) -> Vec<String> {
-    use sqlx::{ConnectOptions, Row};
-    let mut db = sqlx::sqlite::SqliteConnectOptions::new()
-        .filename(path)
-        .busy_timeout(Duration::from_secs(10))
-        .connect()
-        .await
-        .unwrap();
-    let mut dump = Vec::new();
-    for table in ["games", "moves"] {
-        let columns: Vec<String> =
-            sqlx::query(&format!("select name from pragma_table_info('{table}')"))
-                .fetch_all(&mut db)
-                .await
-                .unwrap()
-                .iter()
-                .map(|r| r.get::<String, _>(0))
-                .collect();
-        assert!(!columns.is_empty(), "table {table} exists");
-        let row_text = columns
-            .iter()
-            .map(|c| format!("quote(\"{c}\")"))
-            .collect::<Vec<_>>()
-            .join(" || '|' || ");
-        let rows = sqlx::query(&format!("select {row_text} from {table} order by 1"))
-            .fetch_all(&mut db)
-            .await
-            .unwrap();
-        dump.extend(
-            rows.iter()
-                .map(|r| format!("{table}: {}", r.get::<String, _>(0))),
-        );
-    }
-    dump
-}
-
 /// The hostile-request sweep: wrong types, floats, negatives, huge integers, null, missing
 /// fields, non-JSON bodies, wrong or missing content types, a 10 MB body, deeply nested JSON,
 /// invalid UTF-8, path ids that are not ids, SQL-looking strings, bad queries, unknown routes and
@@ -989,47 +781,29 @@ async fn dump_tables(path: &std::path::Path) -> Vec<String> {
 /// either ignored or refused, never a 5xx.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_requests_get_documented_errors_and_change_nothing() {
-    let server = TestServer::start_with_args(&["--write-rate-limit", "0"], &[]);
-    let api = Api::new(&server);
-    let token = api.session().await;
-    let (status, game) = api
-        .json(
-            Method::POST,
-            "/api/v1/games",
-            &token,
-            &json!({"mode": "local"}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED);
-    let id = game["id"].as_str().unwrap().to_string();
+    let server = gomoku_server!().args(NO_RATE_LIMIT).start();
+    let player = Player::new(&server).await;
+    let id = player.create_id(json!({"mode": "local"})).await;
     for (ply, (row, col)) in [(7, 7), (7, 8)].into_iter().enumerate() {
-        let (status, _) = api
-            .json(
-                Method::POST,
-                &format!("/api/v1/games/{id}/moves"),
-                &token,
-                &json!({"row": row, "col": col, "ply": ply}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::OK);
+        player.play_at(&id, row, col, ply as i64).await;
     }
-    let (_, before) = api.get(&format!("/api/v1/games/{id}"), &token).await;
-    let stored_before = dump_tables(&server.db_path).await;
+    let before = player.game(&id).await;
+    let mut stored = Stored::open(server.database()).await;
+    let stored_before = stored.dump().await;
 
     let requests = hostile_requests(&id);
     let mut failures = Vec::new();
     for request in &requests {
-        let (status, body) = api
-            .raw(
-                request.method.clone(),
-                &request.path,
-                &token,
-                request.content_type,
-                request.body.clone(),
-            )
-            .await;
-        let answer = (status.as_u16(), code(&body));
-        let shaped = body["error"]["message"].is_string();
+        let mut sent = player.request(request.method.clone(), &request.path);
+        if let Some(content_type) = request.content_type {
+            sent = sent.header("content-type", content_type);
+        }
+        if let Some(body) = &request.body {
+            sent = sent.body(body.clone());
+        }
+        let reply = player.send(sent).await;
+        let answer = (reply.status.as_u16(), reply.code());
+        let shaped = reply.body["error"]["message"].is_string();
         if !request.allowed.contains(&answer) || !shaped {
             let shown_path: String = request.path.chars().take(80).collect();
             let shown_body: String = request
@@ -1038,8 +812,8 @@ async fn hostile_requests_get_documented_errors_and_change_nothing() {
                 .map(|b| String::from_utf8_lossy(&b[..b.len().min(60)]).into_owned())
                 .unwrap_or_default();
             failures.push(format!(
-                "{} {shown_path} [{:?}] {shown_body:?}: got {answer:?} {body}, allowed {:?}",
-                request.method, request.content_type, request.allowed
+                "{} {shown_path} [{:?}] {shown_body:?}: got {answer:?} {}, allowed {:?}",
+                request.method, request.content_type, reply.body, request.allowed
             ));
         }
     }
@@ -1050,10 +824,11 @@ async fn hostile_requests_get_documented_errors_and_change_nothing() {
         requests.len(),
         failures.join("\n")
     );
-    let (_, after) = api.get(&format!("/api/v1/games/{id}"), &token).await;
-    assert_eq!(after, before, "hostile requests changed the served game");
+    player
+        .assert_same(&id, &before, "the hostile requests")
+        .await;
     assert_eq!(
-        dump_tables(&server.db_path).await,
+        stored.dump().await,
         stored_before,
         "hostile requests changed stored rows"
     );
@@ -1069,14 +844,19 @@ async fn hostile_requests_get_documented_errors_and_change_nothing() {
             json!({"mode": "local", "owner": "someone-else", "id": "chosen"}),
         ),
     ] {
-        let (status, answer) = api.json(Method::POST, &path, &token, &body).await;
+        let reply = player.post(&path, &body).await;
         assert!(
-            status.is_success()
-                || (status, code(&answer)) == (StatusCode::BAD_REQUEST, "INVALID_JSON"),
-            "{path} {body}: {status} {answer}"
+            reply.status.is_success() || reply.is(400, "INVALID_JSON"),
+            "{path} {body}: {} {}",
+            reply.status,
+            reply.text
         );
-        if status.is_success() {
-            assert_ne!(answer["id"], json!("chosen"), "a client chose its game id");
+        if reply.status.is_success() {
+            assert_ne!(
+                reply.body["id"],
+                json!("chosen"),
+                "a client chose its game id"
+            );
         }
     }
 }

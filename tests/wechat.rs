@@ -1,15 +1,13 @@
 //! WeChat login through a fake `jscode2session` server started by the test on 127.0.0.1:0:
 //! the same WeChat user always gets the same player, and a failed exchange is 401.
 
-mod common;
-
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::extract::{Query, State};
 use axum::routing::get;
 use axum::Router;
-use common::{Player, Reply, TestServer};
+use gomoku_testkit::{gomoku_server, Api, Reply, Server, ServerBuilder};
 use serde_json::{json, Value};
 
 const APPID: &str = "wx0123456789abcdef";
@@ -56,25 +54,22 @@ async fn fake_wechat() -> (String, Seen) {
     (base, seen)
 }
 
-fn wechat_flags(base: &str) -> Vec<String> {
-    vec![
-        "--wechat-appid".into(),
-        APPID.into(),
-        "--wechat-secret".into(),
-        SECRET.into(),
-        "--wechat-api-base".into(),
-        base.into(),
-    ]
+/// A server that exchanges login codes with the WeChat API at `base`, given by flags.
+fn wechat_server(base: &str) -> ServerBuilder {
+    gomoku_server!().args([
+        "--wechat-appid",
+        APPID,
+        "--wechat-secret",
+        SECRET,
+        "--wechat-api-base",
+        base,
+    ])
 }
 
-async fn login(server: &TestServer, body: Value) -> Reply {
-    let response = common::client()
-        .post(server.url("/api/v1/sessions"))
-        .json(&body)
-        .send()
-        .await
-        .expect("POST /sessions");
-    Reply::read(response).await
+/// `POST /sessions` with a login code.
+async fn login(server: &Server, code: &str) -> Reply {
+    let body = json!({ "code": code });
+    Api::on(server).start_session(&body, &[]).await
 }
 
 /// The same WeChat user (two different login codes) gets the same playerId and sees the same
@@ -83,19 +78,11 @@ async fn login(server: &TestServer, body: Value) -> Reply {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn same_wechat_user_gets_the_same_player() {
     let (base, seen) = fake_wechat().await;
-    let flags = wechat_flags(&base);
-    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
-    let server = TestServer::start_with_args(&flags, &[]);
+    let server = wechat_server(&base).start();
 
-    let first = login(&server, json!({"code": "code-a-1"}))
-        .await
-        .ok(201, "login a-1");
-    let second = login(&server, json!({"code": "code-a-2"}))
-        .await
-        .ok(201, "login a-2");
-    let other = login(&server, json!({"code": "code-b-1"}))
-        .await
-        .ok(201, "login b-1");
+    let first = login(&server, "code-a-1").await.ok(201, "login a-1");
+    let second = login(&server, "code-a-2").await.ok(201, "login a-2");
+    let other = login(&server, "code-b-1").await.ok(201, "login b-1");
     assert_eq!(
         first["playerId"], second["playerId"],
         "same openid, same player"
@@ -109,11 +96,7 @@ async fn same_wechat_user_gets_the_same_player() {
         "each login has its own token"
     );
 
-    let as_player = |session: &Value| Player {
-        client: common::client(),
-        base: server.base.clone(),
-        token: session["token"].as_str().unwrap().to_string(),
-    };
+    let as_player = |session: &Value| Api::on(&server).player(session["token"].as_str().unwrap());
     let (a1, a2, b) = (as_player(&first), as_player(&second), as_player(&other));
     let game = a1.create(json!({})).await;
     let id = game["id"].as_str().unwrap();
@@ -139,18 +122,54 @@ async fn same_wechat_user_gets_the_same_player() {
     }
 }
 
+/// With WeChat configured the openid decides the player: a `previousToken` of another player
+/// only ends that session. A code over 128 characters or with a control character is 400
+/// INVALID_JSON and never reaches WeChat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn previous_token_only_ends_the_old_session() {
+    let (base, seen) = fake_wechat().await;
+    let server = wechat_server(&base).start();
+    let api = Api::on(&server);
+    let a = login(&server, "code-a-1").await.ok(201, "login a");
+    let b = api
+        .start_session(
+            &json!({"code": "code-b-1", "previousToken": a["token"]}),
+            &[],
+        )
+        .await
+        .ok(201, "login b naming a's token");
+    assert_ne!(a["playerId"], b["playerId"], "the openid decides");
+    let old = api.player(a["token"].as_str().unwrap());
+    old.get("/api/v1/games").await.assert_error(
+        401,
+        "UNAUTHORIZED",
+        "the session named as previousToken",
+    );
+    let again = login(&server, "code-a-2").await.ok(201, "login a again");
+    assert_eq!(again["playerId"], a["playerId"], "a's player is still a's");
+
+    for code in ["code-a-".repeat(8_000), "code-a-\u{7}".to_string()] {
+        login(&server, &code)
+            .await
+            .assert_error(400, "INVALID_JSON", "a malformed code");
+    }
+    assert_eq!(
+        seen.lock().unwrap().len(),
+        3,
+        "malformed codes are not sent"
+    );
+}
+
 /// A code WeChat refuses (errcode 40029) is 401 UNAUTHORIZED and makes no session; a good code
 /// after it still works.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn refused_code_is_unauthorized() {
     let (base, _seen) = fake_wechat().await;
-    let flags = wechat_flags(&base);
-    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
-    let server = TestServer::start_with_args(&flags, &[]);
-    let reply = login(&server, json!({"code": "expired-code"})).await;
+    let server = wechat_server(&base).start();
+    let reply = login(&server, "expired-code").await;
     reply.assert_error(401, "UNAUTHORIZED", "errcode 40029");
     assert!(reply.body.get("token").is_none());
-    login(&server, json!({"code": "code-b-9"}))
+    login(&server, "code-b-9")
         .await
         .ok(201, "a good code still logs in");
 }
@@ -160,32 +179,22 @@ async fn refused_code_is_unauthorized() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn credentials_from_the_environment() {
     let (base, seen) = fake_wechat().await;
-    let server = TestServer::start_with_args(
-        &[],
-        &[
-            ("WECHAT_APPID", APPID),
-            ("WECHAT_SECRET", SECRET),
-            ("WECHAT_API_BASE", &base),
-        ],
-    );
-    let one = login(&server, json!({"code": "code-a-1"}))
-        .await
-        .ok(201, "env login");
-    let two = login(&server, json!({"code": "code-a-7"}))
-        .await
-        .ok(201, "env login");
+    let server = gomoku_server!()
+        .env("WECHAT_APPID", APPID)
+        .env("WECHAT_SECRET", SECRET)
+        .env("WECHAT_API_BASE", &base)
+        .start();
+    let one = login(&server, "code-a-1").await.ok(201, "env login");
+    let two = login(&server, "code-a-7").await.ok(201, "env login");
     assert_eq!(one["playerId"], two["playerId"]);
     assert_eq!(seen.lock().unwrap().len(), 2, "the fake was asked");
 
-    let wrong = TestServer::start_with_args(
-        &[],
-        &[
-            ("WECHAT_APPID", "wx-someone-else"),
-            ("WECHAT_SECRET", SECRET),
-            ("WECHAT_API_BASE", &base),
-        ],
-    );
-    login(&wrong, json!({"code": "code-a-1"}))
+    let wrong = gomoku_server!()
+        .env("WECHAT_APPID", "wx-someone-else")
+        .env("WECHAT_SECRET", SECRET)
+        .env("WECHAT_API_BASE", &base)
+        .start();
+    login(&wrong, "code-a-1")
         .await
         .assert_error(401, "UNAUTHORIZED", "errcode 40013");
 }
@@ -198,10 +207,8 @@ async fn unreachable_wechat_is_unauthorized() {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         format!("http://{}", listener.local_addr().unwrap())
     };
-    let flags = wechat_flags(&closed);
-    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
-    let server = TestServer::start_with_args(&flags, &[]);
-    login(&server, json!({"code": "code-a-1"}))
+    let server = wechat_server(&closed).start();
+    login(&server, "code-a-1")
         .await
         .assert_error(401, "UNAUTHORIZED", "WeChat unreachable");
 }
@@ -218,17 +225,14 @@ async fn credentials_never_reach_the_logs() {
     let mut logs = Vec::new();
     let mut tokens = Vec::new();
     for api_base in [&base, &closed] {
-        let flags = wechat_flags(api_base);
-        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
-        let (mut server, log) = TestServer::start_logging_to_file(&flags, &[("RUST_LOG", "debug")]);
-        let reply = login(&server, json!({"code": "code-a-1"})).await;
-        login(&server, json!({"code": "refused"})).await;
+        let mut server = wechat_server(api_base)
+            .env("RUST_LOG", "debug")
+            .capture_log()
+            .start();
+        let reply = login(&server, "code-a-1").await;
+        login(&server, "refused").await;
         if reply.status == 201 {
-            let player = Player {
-                client: common::client(),
-                base: server.base.clone(),
-                token: reply.body["token"].as_str().unwrap().to_string(),
-            };
+            let player = Api::on(&server).player(reply.body["token"].as_str().unwrap());
             let game = player.create(json!({})).await;
             let id = game["id"].as_str().unwrap();
             player.play(id, 7, 7).await;
@@ -237,15 +241,12 @@ async fn credentials_never_reach_the_logs() {
             tokens.push(player.token.clone());
         }
         // A wrong token is a credential too (a typo of a real one).
-        let response = common::client()
-            .get(server.url("/api/v1/games"))
-            .bearer_auth("wrong-token-0123456789")
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 401);
+        let api = Api::on(&server);
+        let wrong = api.request(reqwest::Method::GET, "/api/v1/games");
+        let response = api.send(wrong.bearer_auth("wrong-token-0123456789")).await;
+        assert_eq!(response.status, 401);
         server.kill();
-        logs.push(std::fs::read_to_string(&log).expect("server log"));
+        logs.push(server.log_text());
     }
     assert_eq!(tokens.len(), 1, "the login through the fake worked");
     for log in &logs {

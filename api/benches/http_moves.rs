@@ -21,15 +21,13 @@
 //! client per round), `BENCH_RAW_COMMITS` (default 3000), `BENCH_ROUNDS` (default 3) and
 //! `BENCH_CLIENTS` (default 16) change the counts.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
-
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{Player, TestServer};
-use serde_json::{json, Value};
+use gomoku_testkit::lines::brick_fill;
+use gomoku_testkit::{env_count, gomoku_server, percentile, Database, Player, NO_RATE_LIMIT};
+use serde_json::json;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection, SqliteConnection};
 
@@ -39,49 +37,15 @@ const CLIENTS: usize = 16;
 const RAW_GAMES: usize = 16;
 const BOARD: i64 = 15;
 
-fn env_count(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 fn now() -> String {
     time::OffsetDateTime::now_utc()
         .format(&time::format_description::well_known::Rfc3339)
         .expect("format time")
 }
 
-/// The order in which a client fills a 15×15 board without either side making five: the
-/// cells of a pattern of 2×1 bricks (`XXOO` rows, shifted by two every other row), black and
-/// white alternating. A game may still end early in a draw (no five possible); the client then
-/// starts another.
-fn game_moves() -> Vec<(i64, i64)> {
-    let mut black = Vec::new();
-    let mut white = Vec::new();
-    for r in 0..BOARD {
-        for c in 0..BOARD {
-            let black_cell = ((c / 2) % 2 == 0) != (r % 2 == 1);
-            if black_cell {
-                black.push((r, c));
-            } else {
-                white.push((r, c));
-            }
-        }
-    }
-    let mut white = white.into_iter();
-    let mut moves = Vec::new();
-    for b in black {
-        moves.push(b);
-        match white.next() {
-            Some(w) => moves.push(w),
-            None => break,
-        }
-    }
-    moves
-}
-
-/// One HTTP client: a player, its current game and how far into [`game_moves`] it is.
+/// One HTTP client: a player, its current game and how far into its moves it is. Every game
+/// fills the 15×15 board in the order of [`brick_fill`], so neither side makes five; a game may
+/// still end early in a draw (no five possible), and the client then starts another.
 struct Client {
     player: Player,
     game: Option<String>,
@@ -89,8 +53,8 @@ struct Client {
 }
 
 impl Client {
-    /// Plays `count` moves; each move's latency in microseconds.
-    async fn play(mut self, count: usize, moves: Arc<Vec<(i64, i64)>>) -> (Client, Vec<u32>) {
+    /// Plays `count` moves; each move's latency.
+    async fn play(mut self, count: usize, moves: Arc<Vec<(i64, i64)>>) -> (Client, Vec<Duration>) {
         let mut latencies = Vec::with_capacity(count);
         while latencies.len() < count {
             let game = match &self.game {
@@ -106,20 +70,9 @@ impl Client {
             let (row, col) = moves[self.next];
             self.next += 1;
             let started = Instant::now();
-            let response = self
-                .player
-                .request(
-                    reqwest::Method::POST,
-                    &format!("/api/v1/games/{game}/moves"),
-                )
-                .json(&json!({"row": row, "col": col}))
-                .send()
-                .await
-                .expect("move request");
-            let status = response.status();
-            let state: Value = response.json().await.expect("move response");
-            latencies.push(started.elapsed().as_micros() as u32);
-            assert_eq!(status, 200, "move ({row},{col}) refused: {state}");
+            let reply = self.player.try_move(&game, row, col).await;
+            latencies.push(started.elapsed());
+            let state = reply.ok(200, &format!("move ({row},{col})"));
             if state["status"] != "playing" {
                 self.game = None;
             }
@@ -133,7 +86,7 @@ async fn http_round(
     clients: Vec<Client>,
     per_client: usize,
     moves: &Arc<Vec<(i64, i64)>>,
-) -> (Vec<Client>, Duration, Vec<u32>) {
+) -> (Vec<Client>, Duration, Vec<Duration>) {
     let started = Instant::now();
     let mut tasks = Vec::new();
     for mut client in clients {
@@ -225,17 +178,23 @@ impl Raw {
             .expect("insert move");
             // Every column a move can change, guarded by the row's version (optimistic update).
             let updated = sqlx::query(
-                "update games set status = ?, end_reason = ?, win_line = ?, resigned_by = ?, \
-                 move_count = ?, version = version + 1, updated_at = ?, finished_at = ? \
+                "update games set status = ?, end_reason = ?, win_line = ?, to_move = ?, \
+                 move_count = ?, version = version + 1, updated_at = ?, finished_at = ?, \
+                 black_ms = ?, white_ms = ?, deadline = ?, takeback_offer = ?, draw_offer = ? \
                  where id = ? and version = ?",
             )
             .bind("playing")
             .bind(None::<String>)
             .bind(None::<String>)
-            .bind(None::<i64>)
+            .bind(1 + (ply + 1) % 2)
             .bind(ply + 1)
             .bind(&at)
             .bind(None::<String>)
+            .bind(None::<i64>)
+            .bind(None::<i64>)
+            .bind(None::<String>)
+            .bind(None::<i64>)
+            .bind(None::<i64>)
             .bind(&self.games[g])
             .bind(ply)
             .execute(&mut *tx)
@@ -246,11 +205,6 @@ impl Raw {
         }
         started.elapsed()
     }
-}
-
-fn percentile(sorted: &[u32], p: f64) -> f64 {
-    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    f64::from(sorted[index]) / 1000.0
 }
 
 fn main() {
@@ -268,15 +222,17 @@ fn main() {
         .build()
         .expect("tokio runtime");
     runtime.block_on(async {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let mut raw = Raw::open(&dir.path().join("raw.db")).await;
+        // A file of its own, in a temporary folder removed at the end.
+        let raw_file = Database::temp_sqlite();
+        let mut raw = Raw::open(raw_file.sqlite_path()).await;
         // Warm-up until the WAL has been checkpointed and is being reused, as in a server that
         // has run for a while: while the WAL file still grows, every commit costs more.
         raw.commit(1000).await;
 
-        // Default durability; only the per-token write limit is lifted (many moves/s per token).
-        let server = TestServer::start_with_args(&["--write-rate-limit", "0"], &[]);
-        let moves = Arc::new(game_moves());
+        // Default durability; only the per-token write limit is lifted (many moves/s per token),
+        // and the per-address session limit, which the harness lifts for every server it starts.
+        let server = gomoku_server!().args(NO_RATE_LIMIT).start();
+        let moves = Arc::new(brick_fill(BOARD));
         let mut clients = Vec::new();
         for _ in 0..clients_n {
             clients.push(Client {
@@ -310,8 +266,8 @@ fn main() {
 
         let raw_rate = (per_round_commits * rounds) as f64 / raw_time.as_secs_f64();
         let rate = latencies.len() as f64 / http_time.as_secs_f64();
-        let (p50, p99) = (percentile(&latencies, 0.50), percentile(&latencies, 0.99));
-        let max = f64::from(*latencies.last().expect("some moves")) / 1000.0;
+        let ms = |q| percentile(&latencies, q).as_secs_f64() * 1000.0;
+        let (p50, p99, max) = (ms(0.50), ms(0.99), ms(1.0));
         println!(
             "raw sqlite: {} one-move transactions on 1 connection, WAL, synchronous=FULL: \
              {raw_rate:.0} commits/s",

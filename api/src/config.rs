@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::ai::AnalysisBudget;
+
 /// `gomoku-server`: the Gomoku game service.
 #[derive(Debug, Parser)]
 #[command(name = "gomoku-server", version, about)]
@@ -22,7 +24,9 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Write a consistent online copy of the database to PATH (`VACUUM INTO`) and exit.
+    /// Write a consistent copy of the database to PATH (`VACUUM INTO`) and exit. The database
+    /// is opened read-only: never created, never migrated. Exits 2 when the database file or
+    /// the target's folder is missing, or the target exists.
     Backup {
         /// Where to write the copy; must not exist yet.
         path: PathBuf,
@@ -50,7 +54,8 @@ pub struct Config {
     )]
     pub addr: SocketAddr,
 
-    /// SQLite database URL; the file is created if missing.
+    /// SQLite database URL; the file is created if missing. `sqlite::memory:` keeps everything
+    /// in memory until the server stops (for quick trials).
     #[arg(
         long,
         env = "DATABASE_URL",
@@ -108,6 +113,62 @@ pub struct Config {
     #[arg(long, env = "GOMOKU_WRITE_BURST", default_value_t = 60, global = true)]
     pub write_burst: u32,
 
+    /// Hints per minute allowed per token (0 disables the limit).
+    #[arg(
+        long,
+        env = "GOMOKU_HINTS_PER_MINUTE",
+        default_value_t = 10,
+        global = true
+    )]
+    pub hints_per_minute: u32,
+
+    /// Hints a token may ask for in a burst above the steady rate.
+    #[arg(long, env = "GOMOKU_HINT_BURST", default_value_t = 5, global = true)]
+    pub hint_burst: u32,
+
+    /// New sessions per minute allowed per client address (0 disables the limit).
+    #[arg(
+        long,
+        env = "GOMOKU_SESSIONS_PER_MINUTE",
+        default_value_t = 30,
+        global = true
+    )]
+    pub sessions_per_minute: u32,
+
+    /// New sessions a client address may start in a burst above the steady rate.
+    #[arg(
+        long,
+        env = "GOMOKU_SESSION_BURST",
+        default_value_t = 30,
+        global = true
+    )]
+    pub session_burst: u32,
+
+    /// Take the client's address from the first entry of `X-Forwarded-For` (only behind a proxy
+    /// that sets that header itself).
+    #[arg(long, env = "GOMOKU_TRUST_FORWARDED_FOR", global = true)]
+    pub trust_forwarded_for: bool,
+
+    /// Days a session may go unused before it expires (401 SESSION_EXPIRED).
+    #[arg(
+        long,
+        env = "GOMOKU_SESSION_IDLE_DAYS",
+        default_value_t = 180,
+        value_parser = clap::value_parser!(u32).range(1..=36_500),
+        global = true
+    )]
+    pub session_idle_days: u32,
+
+    /// Days after expiry during which `previousToken` still renews a session for its player.
+    #[arg(
+        long,
+        env = "GOMOKU_SESSION_RENEW_GRACE_DAYS",
+        default_value_t = 30,
+        value_parser = clap::value_parser!(u32).range(0..=36_500),
+        global = true
+    )]
+    pub session_renew_grace_days: u32,
+
     /// Games a player may have in status `playing` at once.
     #[arg(
         long,
@@ -139,6 +200,57 @@ pub struct Config {
     )]
     pub ai_master_ms: u64,
 
+    /// Thinking time of one move of a post-game analysis (three master searches and the threat
+    /// checks share it).
+    #[arg(
+        long,
+        env = "GOMOKU_ANALYSIS_MOVE_MS",
+        default_value_t = 400,
+        value_parser = clap::value_parser!(u64).range(10..=60_000),
+        global = true
+    )]
+    pub analysis_move_ms: u64,
+
+    /// Node limit of each search of an analysed move, for reproducible analyses (tests); unset,
+    /// only the time counts.
+    #[arg(
+        long,
+        env = "GOMOKU_ANALYSIS_NODE_LIMIT",
+        value_parser = clap::value_parser!(u64).range(1..),
+        global = true
+    )]
+    pub analysis_node_limit: Option<u64>,
+
+    /// Live connections (`GET /games/{id}/live`) one token may hold at once.
+    #[arg(
+        long,
+        env = "GOMOKU_LIVE_CONNECTIONS_PER_TOKEN",
+        default_value_t = 8,
+        value_parser = clap::value_parser!(u16).range(1..),
+        global = true
+    )]
+    pub live_connections_per_token: u16,
+
+    /// How often a live connection is pinged.
+    #[arg(
+        long,
+        env = "GOMOKU_LIVE_PING_MS",
+        default_value_t = 20_000,
+        value_parser = clap::value_parser!(u64).range(10..),
+        global = true
+    )]
+    pub live_ping_ms: u64,
+
+    /// A live connection silent this long (no pong, no message) is closed.
+    #[arg(
+        long,
+        env = "GOMOKU_LIVE_IDLE_MS",
+        default_value_t = 60_000,
+        value_parser = clap::value_parser!(u64).range(10..),
+        global = true
+    )]
+    pub live_idle_ms: u64,
+
     /// Longest time a request may take before it is answered with a timeout.
     #[arg(
         long,
@@ -156,6 +268,32 @@ impl Config {
 
     pub fn request_timeout(&self) -> Duration {
         Duration::from_millis(self.request_timeout_ms)
+    }
+
+    /// What one analysed move may spend.
+    pub fn analysis_budget(&self) -> AnalysisBudget {
+        AnalysisBudget {
+            time: Duration::from_millis(self.analysis_move_ms),
+            node_limit: self.analysis_node_limit,
+        }
+    }
+
+    pub fn live_ping(&self) -> Duration {
+        Duration::from_millis(self.live_ping_ms)
+    }
+
+    pub fn live_idle(&self) -> Duration {
+        Duration::from_millis(self.live_idle_ms)
+    }
+
+    /// How long a session may go unused before it expires.
+    pub fn session_idle(&self) -> Duration {
+        days(self.session_idle_days)
+    }
+
+    /// How long after expiry a session may still be renewed.
+    pub fn session_renew_grace(&self) -> Duration {
+        days(self.session_renew_grace_days)
     }
 
     /// The number of AI searches allowed at once: the flag, or the cores, and at least one.
@@ -183,6 +321,10 @@ impl Config {
     }
 }
 
+fn days(n: u32) -> Duration {
+    Duration::from_secs(u64::from(n) * 86_400)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,7 +343,17 @@ mod tests {
         assert_eq!(c.max_unfinished_games, 100);
         assert_eq!(c.ai_queue_timeout_ms, 10_000);
         assert_eq!(c.ai_master_ms, 2000);
+        assert_eq!(c.analysis_budget().time, Duration::from_millis(400));
+        assert_eq!(c.analysis_node_limit, None);
         assert_eq!(c.request_timeout_ms, 30_000);
+        assert_eq!(c.live_connections_per_token, 8);
+        assert_eq!(c.live_ping(), Duration::from_secs(20));
+        assert_eq!(c.live_idle(), Duration::from_secs(60));
+        assert_eq!((c.hints_per_minute, c.hint_burst), (10, 5));
+        assert_eq!((c.sessions_per_minute, c.session_burst), (30, 30));
+        assert!(!c.trust_forwarded_for);
+        assert_eq!(c.session_idle(), Duration::from_secs(180 * 86_400));
+        assert_eq!(c.session_renew_grace(), Duration::from_secs(30 * 86_400));
         assert!(c.ai_permits() >= 1);
     }
 
@@ -230,6 +382,7 @@ mod tests {
     fn bad_synchronous_is_an_error() {
         assert!(Cli::try_parse_from(["gomoku-server", "--synchronous", "off"]).is_err());
         assert!(Cli::try_parse_from(["gomoku-server", "--addr", "nowhere"]).is_err());
+        assert!(Cli::try_parse_from(["gomoku-server", "--session-idle-days", "0"]).is_err());
     }
 
     /// WeChat is only on when both credentials are present.

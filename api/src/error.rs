@@ -15,7 +15,10 @@ use gomoku_rules::{ForbiddenKind, PlayError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::store::{is_busy, StoreError};
+use crate::ai::AiError;
+use crate::http::view::GameState;
+use crate::limits::RateLimited;
+use crate::store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -25,12 +28,23 @@ pub enum ApiError {
     /// 400: a query parameter is unknown in value, out of range or malformed.
     #[error("invalid query: {0}")]
     InvalidQuery(String),
-    /// 401: no valid bearer token (or a failed WeChat code exchange).
+    /// 401: no valid bearer token: none, malformed, never issued, or ended (or a failed WeChat
+    /// code exchange).
     #[error("a valid bearer token is required")]
     Unauthorized,
-    /// 404: the id names no game of the caller.
+    /// 401: the token names a session that went unused for too long.
+    #[error("the session has expired; start a new one, naming this token as previousToken")]
+    SessionExpired,
+    /// 403: the caller does not sit at this online game (a spectator may read and watch it only).
+    #[error("only the game's players may do this")]
+    NotAPlayer,
+    /// 404: the id names no game the caller may see (another player's local or ai game is as
+    /// good as none).
     #[error("no such game")]
     GameNotFound,
+    /// 404: no analysis of this game was ever started (POST starts one).
+    #[error("this game has not been analysed; POST to start an analysis")]
+    AnalysisNotFound,
     /// 404: no such route.
     #[error("no such route")]
     NotFound,
@@ -46,9 +60,45 @@ pub enum ApiError {
     /// 409: the game is finished (or resigned, for undo).
     #[error("the game is over")]
     GameOver,
+    /// 409 GAME_OVER, with the game as it ended: a write on an online game that is over (the
+    /// flag may have fallen just before the request arrived).
+    #[error("the game is over")]
+    GameOverWith(Box<GameState>),
+    /// 409: it is the other player's turn.
+    #[error("it is the other player's turn")]
+    NotYourTurn,
+    /// 409: the online game still waits for its second player.
+    #[error("the game waits for a second player to join")]
+    WaitingForOpponent,
+    /// 409: both seats of the online game are taken.
+    #[error("both seats of this game are taken")]
+    GameFull,
+    /// 409: online games have no plain undo; offer a takeback instead.
+    #[error("in an online game a move is taken back by a takeback the opponent accepts")]
+    TakebackRequired,
+    /// 409: an online game with two players belongs to both and cannot be deleted.
+    #[error("this game belongs to both of its players and cannot be deleted")]
+    SharedGame,
+    /// 409: joining, takebacks and draw offers are for online games.
+    #[error("only online games have seats and offers; use undo and resign")]
+    OnlineOnly,
+    /// 409: no hints in a game against a person.
+    #[error("hints are off in games against a person")]
+    HintsDisabled,
+    /// 409: an analysis of another of the caller's games is still running.
+    #[error("another analysis of yours is still running; start this one when it is done")]
+    AnalysisRunning,
+    /// 409: an online game is analysed once it is over (an analysis must not help a player
+    /// against a person).
+    #[error("an online game can be analysed once it is over")]
+    GameNotOver,
     /// 409: the client's `ply` does not match the game.
     #[error("ply {ply} does not match the {move_count} moves on the board")]
     PlyMismatch { ply: i64, move_count: usize },
+    /// 409: the game changed while the AI was thinking of its reply; nothing was played (the
+    /// AI does not search twice for one request).
+    #[error("the game changed while the AI was thinking; nothing was played, reload the game")]
+    GameChanged,
     /// 409: no move to take back.
     #[error("there is no move to undo")]
     NothingToUndo,
@@ -70,18 +120,26 @@ pub enum ApiError {
     /// 422: the game settings are not valid.
     #[error("invalid settings: {0}")]
     InvalidSettings(String),
+    /// 422: the display name is empty after trimming, longer than 16 characters, or has control
+    /// characters.
+    #[error("invalid name: {0}")]
+    InvalidName(String),
+    /// 426: `GET /live` without a WebSocket upgrade.
+    #[error("this endpoint is a WebSocket: send the upgrade headers")]
+    UpgradeRequired,
     /// 422: the imported record is not valid; `move_index` names the move to blame.
     #[error("invalid record: {message}")]
     InvalidRecord {
         message: String,
         move_index: Option<usize>,
     },
-    /// 422: the replay step is not in 0..=moveCount.
-    #[error("invalid step: {0}")]
-    InvalidStep(String),
-    /// 429: too many writes for this token; retry after the given time.
+    /// 429: too many writes or hints for this token, or new sessions from this address; retry
+    /// after the given time.
     #[error("too many requests")]
     RateLimited { retry_after: Duration },
+    /// 429: the token already holds as many live connections as allowed.
+    #[error("too many live connections for this token (at most {0})")]
+    TooManyConnections(usize),
     /// 503: the database stayed locked by another writer past the busy timeout.
     #[error("the database is busy, try again")]
     Busy,
@@ -118,6 +176,10 @@ pub struct ErrorDetail {
     /// With RATE_LIMITED: seconds to wait (also in the Retry-After header).
     #[serde(rename = "retryAfter", skip_serializing_if = "Option::is_none")]
     pub retry_after: Option<u64>,
+    /// With GAME_OVER on a write to an online game: the game as it ended (for a flag that fell
+    /// before the request arrived, the timed-out state).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<Box<GameState>>,
 }
 
 impl ApiError {
@@ -129,21 +191,36 @@ impl ApiError {
         use ApiError::*;
         match self {
             InvalidJson(_) | InvalidQuery(_) => StatusCode::BAD_REQUEST,
-            Unauthorized => StatusCode::UNAUTHORIZED,
-            GameNotFound | NotFound => StatusCode::NOT_FOUND,
+            Unauthorized | SessionExpired => StatusCode::UNAUTHORIZED,
+            NotAPlayer => StatusCode::FORBIDDEN,
+            GameNotFound | AnalysisNotFound | NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             RequestTimeout => StatusCode::REQUEST_TIMEOUT,
-            CellOccupied | GameOver | PlyMismatch { .. } | NothingToUndo | TooManyGames(_) => {
-                StatusCode::CONFLICT
-            }
+            CellOccupied
+            | GameOver
+            | GameOverWith(_)
+            | NotYourTurn
+            | WaitingForOpponent
+            | GameFull
+            | TakebackRequired
+            | SharedGame
+            | OnlineOnly
+            | HintsDisabled
+            | AnalysisRunning
+            | GameNotOver
+            | PlyMismatch { .. }
+            | GameChanged
+            | NothingToUndo
+            | TooManyGames(_) => StatusCode::CONFLICT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             OutOfBounds
             | ForbiddenMove(_)
             | InvalidSettings(_)
-            | InvalidRecord { .. }
-            | InvalidStep(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            | InvalidName(_)
+            | InvalidRecord { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
+            RateLimited { .. } | TooManyConnections(_) => StatusCode::TOO_MANY_REQUESTS,
             Busy | AiBusy => StatusCode::SERVICE_UNAVAILABLE,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -155,13 +232,26 @@ impl ApiError {
             InvalidJson(_) => "INVALID_JSON",
             InvalidQuery(_) => "INVALID_QUERY",
             Unauthorized => "UNAUTHORIZED",
+            SessionExpired => "SESSION_EXPIRED",
+            NotAPlayer => "NOT_A_PLAYER",
             GameNotFound => "GAME_NOT_FOUND",
+            AnalysisNotFound => "ANALYSIS_NOT_FOUND",
             NotFound => "NOT_FOUND",
             MethodNotAllowed => "METHOD_NOT_ALLOWED",
             RequestTimeout => "REQUEST_TIMEOUT",
             CellOccupied => "CELL_OCCUPIED",
-            GameOver => "GAME_OVER",
+            GameOver | GameOverWith(_) => "GAME_OVER",
+            NotYourTurn => "NOT_YOUR_TURN",
+            WaitingForOpponent => "WAITING_FOR_OPPONENT",
+            GameFull => "GAME_FULL",
+            TakebackRequired => "TAKEBACK_REQUIRED",
+            SharedGame => "SHARED_GAME",
+            OnlineOnly => "ONLINE_ONLY",
+            HintsDisabled => "HINTS_DISABLED",
+            AnalysisRunning => "ANALYSIS_RUNNING",
+            GameNotOver => "GAME_NOT_OVER",
             PlyMismatch { .. } => "PLY_MISMATCH",
+            GameChanged => "GAME_CHANGED",
             NothingToUndo => "NOTHING_TO_UNDO",
             TooManyGames(_) => "TOO_MANY_GAMES",
             PayloadTooLarge => "PAYLOAD_TOO_LARGE",
@@ -169,9 +259,11 @@ impl ApiError {
             OutOfBounds => "OUT_OF_BOUNDS",
             ForbiddenMove(_) => "FORBIDDEN_MOVE",
             InvalidSettings(_) => "INVALID_SETTINGS",
+            InvalidName(_) => "INVALID_NAME",
             InvalidRecord { .. } => "INVALID_RECORD",
-            InvalidStep(_) => "INVALID_STEP",
+            UpgradeRequired => "UPGRADE_REQUIRED",
             RateLimited { .. } => "RATE_LIMITED",
+            TooManyConnections(_) => "TOO_MANY_CONNECTIONS",
             Busy => "BUSY",
             AiBusy => "AI_BUSY",
             Internal(_) => "INTERNAL",
@@ -192,6 +284,7 @@ impl ApiError {
             move_index: None,
             move_count: None,
             retry_after: None,
+            game: None,
         };
         match self {
             ApiError::ForbiddenMove(kind) => detail.kind = Some(kind.as_str().to_string()),
@@ -200,6 +293,7 @@ impl ApiError {
             ApiError::RateLimited { retry_after } => {
                 detail.retry_after = Some(retry_secs(*retry_after))
             }
+            ApiError::GameOverWith(game) => detail.game = Some(game.clone()),
             _ => {}
         }
         ErrorBody { error: detail }
@@ -256,22 +350,31 @@ impl From<QueryRejection> for ApiError {
     }
 }
 
-impl From<sqlx::Error> for ApiError {
-    fn from(e: sqlx::Error) -> ApiError {
-        if is_busy(&e) {
-            tracing::warn!(error = %e, "database busy");
-            return ApiError::Busy;
-        }
-        ApiError::Internal(format!("database: {e}"))
-    }
-}
-
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         match e {
-            StoreError::Sql(e) => e.into(),
-            StoreError::Busy => ApiError::Busy,
+            StoreError::Busy => {
+                tracing::warn!("database busy");
+                ApiError::Busy
+            }
             other => ApiError::internal(other),
+        }
+    }
+}
+
+impl From<AiError> for ApiError {
+    fn from(e: AiError) -> ApiError {
+        match e {
+            AiError::Busy => ApiError::AiBusy,
+            other => ApiError::internal(other),
+        }
+    }
+}
+
+impl From<RateLimited> for ApiError {
+    fn from(limited: RateLimited) -> ApiError {
+        ApiError::RateLimited {
+            retry_after: limited.retry_after,
         }
     }
 }
@@ -305,11 +408,26 @@ mod tests {
             (ApiError::InvalidJson("x".into()), 400, "INVALID_JSON"),
             (ApiError::InvalidQuery("x".into()), 400, "INVALID_QUERY"),
             (ApiError::Unauthorized, 401, "UNAUTHORIZED"),
+            (ApiError::SessionExpired, 401, "SESSION_EXPIRED"),
+            (ApiError::NotAPlayer, 403, "NOT_A_PLAYER"),
             (ApiError::GameNotFound, 404, "GAME_NOT_FOUND"),
+            (ApiError::AnalysisNotFound, 404, "ANALYSIS_NOT_FOUND"),
             (ApiError::NotFound, 404, "NOT_FOUND"),
             (ApiError::MethodNotAllowed, 405, "METHOD_NOT_ALLOWED"),
             (ApiError::CellOccupied, 409, "CELL_OCCUPIED"),
             (ApiError::GameOver, 409, "GAME_OVER"),
+            (ApiError::NotYourTurn, 409, "NOT_YOUR_TURN"),
+            (ApiError::WaitingForOpponent, 409, "WAITING_FOR_OPPONENT"),
+            (ApiError::GameFull, 409, "GAME_FULL"),
+            (ApiError::TakebackRequired, 409, "TAKEBACK_REQUIRED"),
+            (ApiError::SharedGame, 409, "SHARED_GAME"),
+            (ApiError::OnlineOnly, 409, "ONLINE_ONLY"),
+            (ApiError::HintsDisabled, 409, "HINTS_DISABLED"),
+            (ApiError::AnalysisRunning, 409, "ANALYSIS_RUNNING"),
+            (ApiError::GameNotOver, 409, "GAME_NOT_OVER"),
+            (ApiError::InvalidName("x".into()), 422, "INVALID_NAME"),
+            (ApiError::UpgradeRequired, 426, "UPGRADE_REQUIRED"),
+            (ApiError::TooManyConnections(8), 429, "TOO_MANY_CONNECTIONS"),
             (
                 ApiError::PlyMismatch {
                     ply: 3,
@@ -318,6 +436,7 @@ mod tests {
                 409,
                 "PLY_MISMATCH",
             ),
+            (ApiError::GameChanged, 409, "GAME_CHANGED"),
             (ApiError::NothingToUndo, 409, "NOTHING_TO_UNDO"),
             (ApiError::TooManyGames(100), 409, "TOO_MANY_GAMES"),
             (ApiError::PayloadTooLarge, 413, "PAYLOAD_TOO_LARGE"),
@@ -345,7 +464,6 @@ mod tests {
                 422,
                 "INVALID_RECORD",
             ),
-            (ApiError::InvalidStep("x".into()), 422, "INVALID_STEP"),
             (
                 ApiError::RateLimited {
                     retry_after: Duration::from_millis(10),

@@ -2,35 +2,47 @@
 //!
 //! Layers, from the bottom: the rules (`gomoku-rules`) and the AI (`gomoku-engine`) are crates
 //! of their own; [`store`] maps SQLite rows to the rules' types; [`ai`] runs the engine off the
-//! async runtime; [`http`] is the REST API on top, and nothing imports it. [`serve`] and
-//! [`backup`] are what the `gomoku-server` binary runs.
+//! async runtime, and [`analysis`] runs post-game analyses through it in the background;
+//! [`online`] holds online play's clock arithmetic, live hub and flag timers; [`limits`] holds
+//! the rate limits and [`auth`] the sessions; [`http`] is the REST API and the live WebSocket on
+//! top, and nothing imports it. [`serve`] and [`store::backup`] are what the
+//! `gomoku-server` binary runs.
 
 pub mod ai;
+pub mod analysis;
 pub mod auth;
 pub mod config;
 pub mod error;
 pub mod http;
+pub mod limits;
+pub mod online;
 pub mod state;
 pub mod store;
 pub mod wechat;
 
 use std::future::Future;
 use std::io::Write;
-use std::path::Path;
+use std::net::SocketAddr;
 use std::time::Duration;
 
 pub use http::app;
 pub use state::AppState;
 
+use auth::Sessions;
 use config::Config;
-use store::Db;
+use store::{players, Db};
 
-/// How often the rate limiter forgets tokens that have been quiet.
+/// How often the rate limiters forget keys that have been quiet.
 const LIMITER_SWEEP: Duration = Duration::from_secs(60);
+/// How often sessions past their idle time and renewal grace are deleted.
+const SESSION_SWEEP: Duration = Duration::from_secs(3600);
+/// How long a stopping server waits for its live sockets to close.
+const SOCKETS_CLOSE: Duration = Duration::from_secs(3);
 
-/// Binds the configured address, prints `listening on <addr>` on stdout (how tests learn the
-/// port), and serves until `shutdown` completes; then lets in-flight requests finish, but no
-/// longer than the request timeout plus a margin.
+/// Binds the configured address, re-arms the flag timers of running clocks, resumes the running
+/// analyses, prints `listening on <addr>` on stdout (how tests learn the port), and serves until
+/// `shutdown` completes; then closes the live sockets and lets in-flight requests finish, but no longer
+/// than the request timeout plus a margin.
 pub async fn serve(
     db: Db,
     config: Config,
@@ -40,16 +52,43 @@ pub async fn serve(
     let addr = listener.local_addr()?;
     let drain_limit = config.request_timeout() + Duration::from_secs(5);
     let state = AppState::new(db.clone(), config);
-    if let Some(limiter) = state.limiter.clone() {
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(LIMITER_SWEEP);
-            loop {
-                tick.tick().await;
-                limiter.retain_recent();
-            }
-        });
+    let limits = state.limits.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(LIMITER_SWEEP);
+        loop {
+            tick.tick().await;
+            limits.retain_recent();
+        }
+    });
+    // Sessions past their renewal grace can never be used again: deleted before serving, so a
+    // restart sees no dead session, and then every hour.
+    sweep_sessions(&db, &state.sessions).await;
+    let (sessions, sweep_db) = (state.sessions.clone(), db.clone());
+    tokio::spawn(async move {
+        let start = tokio::time::Instant::now() + SESSION_SWEEP;
+        let mut tick = tokio::time::interval_at(start, SESSION_SWEEP);
+        loop {
+            tick.tick().await;
+            sweep_sessions(&sweep_db, &sessions).await;
+        }
+    });
+    // Clocks that ran when the server stopped: a flag that fell meanwhile falls now, at its
+    // deadline.
+    match state.timers.rearm_all().await {
+        Ok(0) => {}
+        Ok(running) => tracing::info!(running, "re-armed the clocks of running games"),
+        Err(e) => tracing::error!(error = %e, "could not re-arm the running clocks"),
     }
-    let app = app(state);
+    // Analyses that were running when the server stopped go on where they were.
+    match state.analyses.resume_all().await {
+        Ok(0) => {}
+        Ok(running) => tracing::info!(running, "resumed the running analyses"),
+        Err(e) => tracing::error!(error = %e, "could not resume the running analyses"),
+    }
+    let analyses = state.analyses.clone();
+    let (hub, closing_hub) = (state.hub.clone(), state.hub.clone());
+    // The peer address is what session creation is limited by.
+    let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
 
     {
         let mut out = std::io::stdout().lock();
@@ -64,6 +103,11 @@ pub async fn serve(
     let signal = async move {
         shutdown.await;
         tracing::info!("shutting down");
+        // Live sockets are upgraded connections, which a graceful shutdown does not wait for:
+        // they are told to close, and their clients reconnect to the next server.
+        closing_hub.close_all();
+        // Analyses stop after their current move and stay running for the next start.
+        analyses.stop();
         let _ = fired_tx.send(true);
     };
     let server = axum::serve(listener, app).with_graceful_shutdown(signal);
@@ -75,13 +119,28 @@ pub async fn serve(
         result = server => result?,
         () = deadline => tracing::warn!("in-flight requests did not finish in time; exiting"),
     }
+    // The live sockets were told to close; give them a moment for their closing handshake.
+    let sockets_closed = async {
+        while hub.connections() > 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    if tokio::time::timeout(SOCKETS_CLOSE, sockets_closed)
+        .await
+        .is_err()
+    {
+        tracing::warn!("live connections did not close in time; exiting");
+    }
     db.close().await;
     Ok(())
 }
 
-/// Writes a consistent copy of the database to `path` (the `backup` subcommand).
-pub async fn backup(db: &Db, path: &Path) -> Result<(), sqlx::Error> {
-    db.backup(path).await
+async fn sweep_sessions(db: &Db, sessions: &Sessions) {
+    match players::sweep_sessions(db, sessions.renewable_since()).await {
+        Ok(0) => {}
+        Ok(swept) => tracing::info!(swept, "deleted sessions past their renewal grace"),
+        Err(e) => tracing::warn!(error = %e, "could not sweep old sessions"),
+    }
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

@@ -1,41 +1,43 @@
-//! What every handler shares: the database, the configuration, the AI pool, the session cache,
-//! the write rate limiter and the WeChat client. Cheap to clone (everything is behind `Arc`).
+//! What the handlers share: the database, the configuration, the AI pool and the analysis tasks,
+//! the sessions, the rate limits, the WeChat client, and online play's live hub and flag timers. Cheap to clone
+//! (everything is behind `Arc` or is a handle). Each part is its own `FromRef` source, so an extractor such as
+//! [`Player`](crate::auth::Player) asks for the parts it needs rather than for all of this.
 
-use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use axum::extract::FromRef;
 
 use crate::ai::Ai;
-use crate::auth::SessionCache;
+use crate::analysis::Analyses;
+use crate::auth::Sessions;
 use crate::config::Config;
-use crate::store::Db;
+use crate::limits::Limits;
+use crate::online::hub::Hub;
+use crate::online::timers::Timers;
+use crate::store::{Db, Watch};
 use crate::wechat::WeChat;
 
-/// Writes are limited per session, keyed by the token's hash (the token itself is not kept).
-pub type WriteLimiter = DefaultKeyedRateLimiter<[u8; 32]>;
-
-#[derive(Clone)]
+#[derive(Clone, FromRef)]
 pub struct AppState {
     pub db: Db,
     pub config: Arc<Config>,
     pub ai: Ai,
-    pub sessions: Arc<SessionCache>,
-    /// None when `--write-rate-limit 0` turns limiting off.
-    pub limiter: Option<Arc<WriteLimiter>>,
+    /// Post-game analyses running in this process.
+    pub analyses: Arc<Analyses>,
+    pub sessions: Arc<Sessions>,
+    pub limits: Arc<Limits>,
     /// None when no WeChat credentials are configured (sessions are anonymous then).
     pub wechat: Option<WeChat>,
+    /// Live connections and presence of this process.
+    pub hub: Arc<Hub>,
+    /// This process's flag timers.
+    pub timers: Arc<Timers>,
 }
 
 impl AppState {
+    /// The state of a server on `db`; the hub and the timers start watching its commits.
     pub fn new(db: Db, config: Config) -> AppState {
-        let limiter = NonZeroU32::new(config.write_rate_limit).map(|rate| {
-            let burst = NonZeroU32::new(config.write_burst).unwrap_or(rate);
-            Arc::new(RateLimiter::keyed(
-                Quota::per_second(rate).allow_burst(burst),
-            ))
-        });
         let wechat = config
             .wechat_credentials()
             .map(|(appid, secret)| WeChat::new(&config.wechat_api_base, appid, secret));
@@ -44,11 +46,28 @@ impl AppState {
             Duration::from_millis(config.ai_queue_timeout_ms),
             Duration::from_millis(config.ai_master_ms),
         );
+        let analyses = Arc::new(Analyses::new(
+            db.clone(),
+            ai.clone(),
+            config.analysis_budget(),
+        ));
+        let hub = Arc::new(Hub::new(usize::from(config.live_connections_per_token)));
+        let timers = Arc::new(Timers::new(db.clone()));
+        let watchers: Vec<Arc<dyn Watch>> = vec![hub.clone(), timers.clone()];
+        if !db.watch(watchers) {
+            tracing::warn!("the database already has watchers; this state's hub stays unfed");
+        }
         AppState {
             db,
             ai,
-            sessions: Arc::new(SessionCache::default()),
-            limiter,
+            analyses,
+            hub,
+            timers,
+            sessions: Arc::new(Sessions::new(
+                config.session_idle(),
+                config.session_renew_grace(),
+            )),
+            limits: Arc::new(Limits::new(&config)),
             wechat,
             config: Arc::new(config),
         }

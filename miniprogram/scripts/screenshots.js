@@ -1,13 +1,23 @@
 #!/usr/bin/env node
 /**
- * Screenshots of what a player sees: the home page, the game page mid-game
- * (renju, with a forbidden point and a hint) and won, boards of 9 and 19,
- * and the replay page, written as PNG to <repo>/screenshots/.
+ * Screenshots of what a player sees, written as PNG to <repo>/screenshots/:
+ * the home page (light and dark), the game page mid-game (renju, with
+ * forbidden points and a hint), won, boards of 9 and 19, 19×19 at 320 px
+ * with the confirm step's ghost stone, the own stone while the AI thinks, a
+ * move whose answer was lost, the settings sheet, a first load that failed,
+ * a game in the dark theme, the replay page with its move list (before the
+ * end, and at the end with move numbers), and a replay with its post-game
+ * analysis (the graph, the marks, a missed five ringed; light and dark).
+ * Once the server plays online games, a game against a friend too, with two phones (tests/support/
+ * phones.js): the name sheet, the waiting screen with the invite button, a
+ * live game with clocks and the opponent-offline banner (light and dark), the
+ * opponent's takeback offer in its modal, and a spectator's view.
  *
  * The real pages run against the real gomoku-server (as in the end-to-end
  * tests), are rendered to DOM by miniprogram-simulate in jsdom with their
- * WXSS (rpx mapped to px at a 375 px wide screen), and each page's HTML is
- * photographed by headless Chromium at 2× pixel density.
+ * WXSS (rpx as a CSS variable, so each shot has its own screen width), and
+ * each page's HTML is photographed by headless Chromium at 2× pixel density.
+ * The dark shots apply the app's prefers-color-scheme: dark rules.
  *
  * Needs: chromium (CHROMIUM_BIN, default /usr/bin/chromium) and the server
  * binary (GOMOKU_SERVER_BIN, default <repo>/target/debug/gomoku-server).
@@ -21,8 +31,7 @@ const {JSDOM} = require('jsdom')
 const ROOT = path.resolve(__dirname, '..')
 const OUT = path.resolve(ROOT, '..', 'screenshots')
 const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium'
-const WIDTH = 375 // CSS px: 750rpx
-const RPX = WIDTH / 750
+const THEME = JSON.parse(fs.readFileSync(path.join(ROOT, 'theme.json'), 'utf8'))
 
 // miniprogram-simulate renders into a DOM: give it jsdom's, as jest would.
 const dom = new JSDOM('<!doctype html><html><head></head><body></body></html>', {pretendToBeVisual: true})
@@ -42,19 +51,22 @@ for (const key of ['Event', 'CustomEvent', 'EventTarget', 'UIEvent', 'MouseEvent
 global.window = dom.window
 global.document = dom.window.document
 
-// simulate maps 1rpx to 1px (a 750 px screen); map it to a 375 px one.
+// simulate maps 1rpx to 1px (a 750 px screen); make it a variable each shot sets for its width.
 const simulateUtils = require('miniprogram-simulate/src/utils')
-simulateUtils.transformRpx = css => css.replace(/(-?\d*\.?\d+)rpx/g, (m, n) => `${+(Number(n) * RPX).toFixed(3)}px`)
+simulateUtils.transformRpx = css => css.replace(/(-?\d*\.?\d+)rpx/g, (m, n) => `calc(${n} * var(--rpx))`)
 const simulateWxss = require('miniprogram-simulate/src/wxss')
 require('miniprogram-simulate')
 require('../tests/support/page-shim')
 
 const config = require('../config')
+const settings = require('../utils/settings')
 const {loadPage, loadedIds, openPage, simulate} = require('../tests/support/harness')
 const {install, lastQuery} = require('../tests/support/wx')
-const {httpTransport} = require('../tests/support/http')
-const {tempDatabase, startServer} = require('../tests/support/server')
+const {lossyTransport} = require('../tests/support/http')
+const {tempDatabase, startServer, serverPlaysOnline} = require('../tests/support/server')
 const {settle, tapPoint, tapButton, until} = require('../tests/support/e2e')
+const {installPhones, createPhone} = require('../tests/support/phones')
+const api = require('../services/api')
 
 function fail(message) {
   console.error(`screenshots: ${message}`)
@@ -70,12 +82,20 @@ if (!cjk.stdout || !cjk.stdout.trim()) {
 const ids = {home: loadPage('home'), game: loadPage('game'), replay: loadPage('replay')}
 // simulate puts a component's WXSS into the document when it is first rendered.
 Object.values(loadedIds()).forEach(id => simulate.render(id))
-const TITLES = {home: '五子棋', game: '对局', replay: '复盘'}
 
-/** app.wxss applies to every page: give its classes the page's prefix as simulate does. */
-function appWxss(tag) {
-  const source = fs.readFileSync(path.join(ROOT, 'app.wxss'), 'utf8').replace(/\bpage\b/g, 'body')
-  return simulateUtils.transformRpx(simulateWxss.compile(source, {prefix: tag}))
+/**
+ * app.wxss applies to every page: give its classes the page's prefix as
+ * simulate does; for a dark shot its dark rules apply unconditionally.
+ */
+function appWxss(tag, dark) {
+  let source = fs.readFileSync(path.join(ROOT, 'app.wxss'), 'utf8').replace(/\bpage\b/g, 'body')
+  if (dark) source = source.replace('@media (prefers-color-scheme: dark)', '@media all')
+  // Components with "styleIsolation": "apply-shared" take the app's classes too (.btn…).
+  const shared = fs.readdirSync(path.join(ROOT, 'components')).filter(name => {
+    const json = JSON.parse(fs.readFileSync(path.join(ROOT, 'components', name, `${name}.json`), 'utf8'))
+    return json.styleIsolation === 'apply-shared'
+  })
+  return [tag].concat(shared).map(prefix => simulateUtils.transformRpx(simulateWxss.compile(source, {prefix}))).join('\n')
 }
 
 /** Built-in components the DOM knows nothing of, drawn as the WeChat runtime draws them. */
@@ -86,6 +106,11 @@ function builtins(page) {
   return `
     wx-view { display: block; }
     wx-text { display: inline; }
+    wx-scroll-view { display: block; overflow: hidden; }
+    wx-button, wx-form, wx-input { display: block; }
+    wx-input { line-height: 44px; }
+    wx-switch { display: inline-block; position: relative; width: 52px; height: 32px; border-radius: 16px; background: #8b5a2b; }
+    wx-switch::after { content: ''; position: absolute; right: 2px; top: 2px; width: 28px; height: 28px; border-radius: 50%; background: #fff; }
     wx-slider { display: block; position: relative; height: 40px; margin: 0 18px; }
     wx-slider::before { content: ''; position: absolute; left: 0; right: 0; top: 19px; height: 2px; background: #e0d6c4; }
     wx-slider::after { content: ''; position: absolute; left: calc(${pct}% - 10px); top: 10px; width: 20px; height: 20px;
@@ -94,33 +119,52 @@ function builtins(page) {
   `
 }
 
-function html(tag, page) {
+function html(tag, page, {width, dark, title, input = '', windowHeight}) {
   const styles = Array.from(document.querySelectorAll('head style')).map(s => s.textContent).join('\n')
   const body = page.dom.outerHTML.replace(/<wx-slider([^>]*)>/g, '<wx-slider$1><div class="mp-slider-fill"></div>')
+    // An input's value lives in the native component: write it in, as the phone shows it.
+    .replace(/<wx-input([^>]*)><\/wx-input>/g, `<wx-input$1>${input}</wx-input>`)
+  const nav = THEME[dark ? 'dark' : 'light']
   return `<!doctype html><html><head><meta charset="utf-8">
-<meta name="viewport" content="width=${WIDTH}">
+<meta name="viewport" content="width=${width}">
 <style>
   html, body { margin: 0; }
-  body { width: ${WIDTH}px; }
-  .mp-nav { height: 44px; text-align: center; color: #fff; background: #8b5a2b;
-    font: 600 17px -apple-system, "PingFang SC", "Noto Sans CJK SC", sans-serif; line-height: 44px; }
+  body { width: ${width}px; --rpx: ${width / 750}px; }
+  /* The page's window, under the navigation bar: what the page fixes (sheets, banners, masks) sits in it, as on a phone. */
+  .mp-window { position: relative; transform: translateZ(0); min-height: ${windowHeight}px; }
+  .mp-nav { position: relative; height: 44px; text-align: center; color: ${nav.navTextStyle === 'white' ? '#fff' : '#000'};
+    background: ${nav.navBgColor}; font: 600 17px -apple-system, "PingFang SC", "Noto Sans CJK SC", sans-serif; line-height: 44px; }
+  /* WeChat's capsule button (menu and close), which a long title would run under. */
+  .mp-capsule { position: absolute; right: 7px; top: 6px; width: 87px; height: 32px; box-sizing: border-box;
+    border: 1px solid rgba(255,255,255,.35); border-radius: 16px; background: rgba(0,0,0,.15); }
+  .mp-capsule::before { content: ''; position: absolute; left: 13px; top: 14px; width: 4px; height: 4px; border-radius: 50%;
+    background: currentColor; box-shadow: 7px 0 0 currentColor, 14px 0 0 currentColor; }
+  .mp-capsule::after { content: ''; position: absolute; left: 56px; top: 7px; width: 14px; height: 14px; border-radius: 50%;
+    border: 2px solid currentColor; box-shadow: -13px 0 0 -7px rgba(255,255,255,.35); }
   ${builtins(page)}
-  ${appWxss(tag)}
+  ${appWxss(tag, dark)}
   ${styles}
   ${tag} { display: block; }
 </style></head>
-<body><div class="mp-nav">${TITLES[tag]}</div>${body}</body></html>`
+<body><div class="mp-nav">${title}<div class="mp-capsule"></div></div><div class="mp-window">${body}</div></body></html>`
 }
 
-function shoot(tag, page, name, height) {
+const WINDOW = {375: 812 - 44, 320: 568 - 44}
+
+/**
+ * Photograph `page` at `width` px (375 or 320), as the phone's window shows
+ * it, or `height` px of it (a long page scrolled through).
+ */
+function shoot(tag, page, name, {width = 375, dark = false, title, height, input} = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mp-shot-'))
   const file = path.join(dir, `${name}.html`)
-  fs.writeFileSync(file, html(tag, page))
+  const navTitle = title || global.wx.rec.titles[global.wx.rec.titles.length - 1] || '五子棋'
+  fs.writeFileSync(file, html(tag, page, {width, dark, title: navTitle, input, windowHeight: height || WINDOW[width]}))
   const png = path.join(OUT, `${name}.png`)
   const res = spawnSync(CHROMIUM, [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
     '--disable-component-update', '--no-first-run', `--user-data-dir=${path.join(dir, 'profile')}`,
-    '--hide-scrollbars', '--force-device-scale-factor=2', `--window-size=${WIDTH},${height}`,
+    '--hide-scrollbars', '--force-device-scale-factor=2', `--window-size=${width},${(height || WINDOW[width]) + 44}`,
     `--screenshot=${png}`, `file://${file}`,
   ], {encoding: 'utf8', timeout: 120000})
   fs.rmSync(dir, {recursive: true, force: true})
@@ -128,9 +172,10 @@ function shoot(tag, page, name, height) {
   console.log(png)
 }
 
-async function newLocalGame(rule, boardSize) {
+async function newGame(rule, boardSize, ai) {
   const home = await openPage(ids.home)
-  home.instance.onModeChange({detail: {value: 'local'}})
+  home.instance.onModeChange({detail: {value: ai ? 'ai' : 'local'}})
+  if (ai) home.instance.onLevelChange({detail: {value: ai}})
   home.instance.onRuleChange({detail: {value: rule}})
   while (home.data.boardSize > boardSize) home.instance.onSizeDown()
   while (home.data.boardSize < boardSize) home.instance.onSizeUp()
@@ -140,43 +185,202 @@ async function newLocalGame(rule, boardSize) {
   return openPage(ids.game, {id: lastQuery(global.wx).id})
 }
 
+/** The first of `points` that is empty on the page's board (the AI's replies vary). */
+function emptyOf(page, points) {
+  return points.find(([r, c]) => page.data.board[r][c] === 0)
+}
+
 async function play(page, moves) {
   for (const [r, c] of moves) await settle(page, () => tapPoint(page, r, c))
+}
+
+const newLocalGame = (rule, boardSize) => newGame(rule, boardSize, null)
+
+/**
+ * A game imported from a record (black leaves its four on row 7 unfinished at move 9, then wins
+ * on column d), its replay page after 分析 has run to the end, at move 9.
+ */
+async function analysedReplay() {
+  const line = [
+    [7, 7], [7, 6], [7, 8], [6, 6], [7, 9], [8, 8], [7, 10], [9, 9], [3, 3], [7, 11],
+    [4, 3], [10, 10], [2, 3], [6, 9], [1, 3], [5, 5], [0, 3],
+  ]
+  const moves = line.map(([row, col], i) => ({row, col, player: (i % 2) + 1}))
+  const game = await api.importGame({version: 'gomoku-1.0', rule: 'freestyle', boardSize: 15, moves})
+  const page = await openPage(ids.replay, {id: game.id})
+  await tapButton(page, '分析')
+  await until(() => page.data.analysis === 'done', 'the analysis', 120000)
+  page.instance.onSelectMove({detail: {step: 9}})
+  return page
+}
+
+/**
+ * A game against a friend, with two phones (and a third that watches) on
+ * the same server: each shot is taken on the phone whose screen it is.
+ */
+async function onlineShots() {
+  installPhones()
+  const [a, b, c] = ['A', 'B', 'C'].map(name => createPhone(name))
+  for (const phone of [a, b, c]) {
+    phone.rec.storage.set('gomoku.settings', JSON.stringify({confirm: 'off', muted: true}))
+    await phone.run(() => api.ensureSession())
+  }
+  const on = (phone, fn) => phone.run(fn)
+
+  // Home in 好友对战, creating the first such game: the name sheet.
+  const home = await a.open(ids.home)
+  await on(a, async () => {
+    home.instance.onModeChange({detail: {value: 'online'}})
+    home.instance.onSeatChange({detail: {value: 'black'}})
+    home.instance.onTimeChange({detail: {value: '10+10'}})
+    await tapButton(home, '创建并邀请好友')
+  })
+  await until(() => home.data.nameSheet, 'the name sheet')
+  on(a, () => shoot('home', home, 'online-name', {title: '五子棋', input: '阿明'}))
+  await on(a, () => home.querySelector('#name').instance.onSubmit({detail: {value: {name: '阿明'}}}))
+  await until(() => a.rec.navigations.length > 0, 'the new game')
+  const id = decodeURIComponent(a.rec.navigations[0].url.split('id=')[1])
+
+  // The waiting screen, with 邀请好友.
+  const waiting = await a.open(ids.game, {id})
+  await until(() => waiting.instance._live && waiting.instance._live.live, 'A\'s live connection')
+  on(a, () => shoot('game', waiting, 'online-waiting'))
+
+  // B opens the card and joins; a few moves each.
+  b.rec.storage.set('gomoku.settings', JSON.stringify({confirm: 'off', muted: true, nameAsked: true}))
+  await b.run(() => api.setName('小红'))
+  const card = {id, join: '1'}
+  const joined = await b.open(ids.game, card)
+  await until(() => !waiting.data.waiting, 'A to see B join')
+  await until(() => joined.instance._live && joined.instance._live.live, 'B\'s live connection')
+  const moves = [[a, waiting, 7, 7], [b, joined, 6, 8], [a, waiting, 8, 8], [b, joined, 6, 6], [a, waiting, 6, 7], [b, joined, 9, 9]]
+  for (const [phone, page, row, col] of moves) {
+    await on(phone, () => tapPoint(page, row, col))
+    const other = page === waiting ? joined : waiting
+    await until(() => other.data.board[row][col] !== 0 && !page.data.pending, 'the move on both phones')
+  }
+
+  // Home again: the game in the continue list, whose turn and whether the friend is there.
+  const listed = await a.open(ids.home)
+  on(a, () => listed.instance.onModeChange({detail: {value: 'online'}}))
+  await until(() => listed.data.myName, 'the name')
+  on(a, () => shoot('home', listed, 'home-online', {title: '五子棋'}))
+
+  // C watches from the same card.
+  const watching = await c.open(ids.game, card)
+  await until(() => watching.instance._live && watching.instance._live.live, 'C\'s live connection')
+
+  // B leaves (the app in the background): A sees it, with the clocks running.
+  on(b, () => joined.instance.onHide())
+  await until(() => !waiting.data.whiteOnline, 'A to see B offline')
+  on(a, () => shoot('game', waiting, 'online-live-offline'))
+  on(a, () => shoot('game', waiting, 'online-live-offline-dark', {dark: true}))
+  await on(b, () => joined.instance.onShow())
+  await until(() => waiting.data.whiteOnline, 'B back')
+
+  // A asks for a takeback: B's modal.
+  await on(a, () => tapButton(waiting, '请求悔棋'))
+  await until(() => joined.data.offerIn === 'takeback', 'B to see the offer')
+  on(b, () => shoot('game', joined, 'online-offer'))
+  on(a, () => shoot('game', waiting, 'online-offer-sent'))
+  on(c, () => shoot('game', watching, 'online-watch'))
+
+  for (const [phone, page] of [[a, waiting], [b, joined], [c, watching]]) on(phone, () => page.instance.onUnload())
 }
 
 async function main() {
   fs.mkdirSync(OUT, {recursive: true})
   const db = tempDatabase()
-  install(httpTransport)
+  const transport = lossyTransport()
+  const wx = install(transport)
+  settings.saveSettings({confirm: 'off'})
   const server = await startServer(db.file)
   config.baseUrl = server.baseUrl
   try {
     // Won: black's diagonal five on a freestyle 15×15 board.
     const won = await newLocalGame('freestyle', 15)
     await play(won, [[3, 3], [3, 4], [4, 4], [4, 5], [5, 5], [5, 6], [6, 6], [6, 7], [7, 7]])
-    shoot('game', won, 'game-won', 760)
+    shoot('game', won, 'game-won')
 
     // Mid-game: renju, black to move, h8 forbidden (double three), a hint ringed.
     const mid = await newLocalGame('renju', 15)
     await play(mid, [[7, 5], [6, 5], [7, 6], [8, 8], [5, 7], [9, 6], [6, 7], [4, 9], [9, 9], [5, 5]])
     await settle(mid, () => tapButton(mid, '提示')).catch(e => console.warn(`hint unavailable: ${e.message}`))
-    shoot('game', mid, 'game-mid', 760)
+    shoot('game', mid, 'game-mid')
 
-    // The extremes of board size must fit the 750rpx screen.
+    // The extremes of board size must fit the screen.
     const small = await newLocalGame('freestyle', 9)
     await play(small, [[4, 4], [4, 5], [3, 3], [0, 0], [8, 8]])
-    shoot('game', small, 'game-9', 760)
+    shoot('game', small, 'game-9')
     const large = await newLocalGame('standard', 19)
     await play(large, [[9, 9], [9, 10], [8, 8], [0, 0], [18, 18], [0, 18]])
-    shoot('game', large, 'game-19', 760)
+    shoot('game', large, 'game-19')
 
-    // Replay of the won game, paused two moves before the end.
-    const replay = await openPage(ids.replay, {id: won.data.gameId})
-    replay.instance.onSeek({detail: {value: replay.data.moveCount - 2}})
-    shoot('replay', replay, 'replay', 760)
+    // 19×19 on a 320 px screen: 15 px cells, so the first tap only places a ghost stone.
+    wx.rec.windowWidth = 320
+    const tiny = await newLocalGame('freestyle', 19)
+    await play(tiny, [[9, 9], [9, 10], [8, 8], [10, 10]])
+    tiny.instance.onSettingChange({detail: {key: 'confirm', value: 'auto'}})
+    await tapPoint(tiny, 7, 11)
+    shoot('game', tiny, 'game-19-320-ghost', {width: 320})
+    tiny.instance.onSettingChange({detail: {key: 'confirm', value: 'off'}})
+    wx.rec.windowWidth = 375
+
+    // Against the master AI: the own stone shows at once, faded, while the AI thinks.
+    const ai = await newGame('freestyle', 15, 'master')
+    await play(ai, [[7, 7]])
+    await tapPoint(ai, ...emptyOf(ai, [[8, 8], [6, 6], [8, 6], [6, 8]]))
+    shoot('game', ai, 'game-ai-thinking')
+    await until(() => !ai.data.pending, 'the AI reply')
+
+    // A move whose answer was lost: faded, dashed, with 重试 and 放弃.
+    transport.dropNext('POST', /\/moves$/)
+    await settle(ai, () => tapPoint(ai, ...emptyOf(ai, [[6, 6], [8, 6], [6, 8], [9, 9], [5, 5]])))
+    shoot('game', ai, 'game-unsent')
+    await settle(ai, () => tapButton(ai, '放弃'))
+
+    // The settings sheet, with move numbers on.
+    ai.instance.onSettingChange({detail: {key: 'numbers', value: true}})
+    ai.instance.onOpenSettings()
+    shoot('game', ai, 'game-settings')
+    ai.instance.onCloseSettings()
+    ai.instance.onSettingChange({detail: {key: 'numbers', value: false}})
+
+    // A first load that failed: the server out of reach.
+    const reachable = config.baseUrl
+    config.baseUrl = 'http://127.0.0.1:9'
+    const failed = await openPage(ids.game, {id: won.data.gameId})
+    config.baseUrl = reachable
+    shoot('game', failed, 'game-load-failed', {title: '对局'})
+
+    // The dark theme.
+    const dark = await openPage(ids.game, {id: mid.data.gameId})
+    shoot('game', dark, 'game-dark', {dark: true})
+
+    // Replay of the renju game, paused mid-way: the result kept back, the move list below.
+    const replay = await openPage(ids.replay, {id: mid.data.gameId})
+    replay.instance.onSeek({detail: {value: 6}})
+    shoot('replay', replay, 'replay')
+    // The won game at its end, with move numbers.
+    const end = await openPage(ids.replay, {id: won.data.gameId})
+    end.instance.onSettingChange({detail: {key: 'numbers', value: true}})
+    end.instance.onLast()
+    shoot('replay', end, 'replay-end-numbers')
+    end.instance.onSettingChange({detail: {key: 'numbers', value: false}})
+
+    // The post-game analysis of a game where black missed a five (move 9): the graph above the
+    // slider, the marks on the move list, and the five black missed ringed on the board.
+    const analysed = await analysedReplay()
+    shoot('replay', analysed, 'replay-analysis')
+    shoot('replay', analysed, 'replay-analysis-dark', {dark: true})
+    analysed.instance.onUnload()
 
     const home = await openPage(ids.home)
-    shoot('home', home, 'home', 1100)
+    shoot('home', home, 'home', {title: '五子棋', height: 1280})
+    shoot('home', home, 'home-dark', {dark: true, title: '五子棋'})
+
+    if (serverPlaysOnline()) await onlineShots()
+    else console.warn('screenshots: this gomoku-server does not play online games yet: no 好友对战 shots')
   } finally {
     await server.stop()
     fs.rmSync(db.dir, {recursive: true, force: true})

@@ -2,17 +2,32 @@
  * The game service's API: the one module that knows every endpoint.
  *
  * Pages call these functions and get promises of the server's JSON. The
- * session token is kept in storage, so closing and reopening the app resumes
- * the same player and therefore the same saved games. When the server no
- * longer knows the token (401, e.g. a fresh database) a new session is made
- * once and the call retried.
+ * session ({token, playerId}) is kept in storage, so closing and reopening the
+ * app resumes the same player and therefore the same saved games.
+ *
+ * Sessions end (idle too long: 401 SESSION_EXPIRED) or vanish (the server's
+ * database was replaced: 401 UNAUTHORIZED). Either way the request is repeated
+ * once after a renewal: POST /sessions with the old token as `previousToken`,
+ * which the server answers with the same player while it still can (every
+ * game kept, nothing said), or with a new player, which the app says once.
+ * Requests failing together with the same old token share one renewal.
+ *
+ * An online game's news comes over a WebSocket (openLive); the live
+ * connection itself is kept by services/live.js.
  */
+const config = require('../config')
 const {request} = require('./request')
 
 const TOKEN_KEY = 'gomoku.session'
 const PREFIX = '/api/v1'
+/** Said once when a renewal brought a different player: the old games stay with the old one. */
+const NEW_PLAYER_NOTICE = '登录已失效，已开始新的会话；之前的棋局在此服务器上已不可用'
+/** The codes that mean "this token no longer opens a session". */
+const SESSION_LOST = new Set(['SESSION_EXPIRED', 'UNAUTHORIZED'])
 
 let _pendingSession = null
+// The renewal under way, for the token it replaces: concurrent failures join it.
+let _renewal = null
 
 function _storedSession() {
   try {
@@ -36,10 +51,18 @@ function _loginCode() {
   })
 }
 
-/** POST /api/v1/sessions → {token, playerId}; the code of wx.login is sent when there is one. */
-function createSession() {
+/**
+ * POST /api/v1/sessions → {token, playerId}, stored. The code of wx.login is
+ * sent when there is one, and `previousToken` when renewing.
+ */
+function createSession(previousToken) {
   return _loginCode()
-    .then(code => request({method: 'POST', path: `${PREFIX}/sessions`, data: code ? {code} : {}}))
+    .then(code => {
+      const body = {}
+      if (code) body.code = code
+      if (previousToken) body.previousToken = previousToken
+      return request({method: 'POST', path: `${PREFIX}/sessions`, data: body})
+    })
     .then(session => {
       wx.setStorageSync(TOKEN_KEY, {token: session.token, playerId: session.playerId})
       return session
@@ -59,22 +82,46 @@ function ensureSession() {
   return _pendingSession
 }
 
-function _authed(method, path, data, retried) {
-  return ensureSession().then(session => request({method, path: PREFIX + path, data, token: session.token}))
-    .catch(err => {
-      if (err.code === 'UNAUTHORIZED' && !retried) {
-        wx.removeStorageSync(TOKEN_KEY)
-        return _authed(method, path, data, true)
-      }
-      throw err
-    })
+/** Say once that the games of the old session are out of reach; the app goes on. */
+function _sayNewPlayer() {
+  wx.showModal({title: '提示', content: NEW_PLAYER_NOTICE, showCancel: false, confirmText: '知道了'})
+}
+
+/**
+ * Replace the session whose token `old` was refused. Resolves with the session
+ * to use from now on; only the caller that started the renewal reports a new player.
+ */
+function _renew(old) {
+  const stored = _storedSession()
+  // Someone renewed already: use theirs.
+  if (stored && stored.token !== old.token) return Promise.resolve(stored)
+  if (_renewal && _renewal.token === old.token) return _renewal.promise
+  const promise = createSession(old.token).then(session => {
+    if (old.playerId && session.playerId !== old.playerId) _sayNewPlayer()
+    return session
+  })
+  _renewal = {token: old.token, promise}
+  const done = () => { if (_renewal && _renewal.promise === promise) _renewal = null }
+  promise.then(done, done)
+  return promise
+}
+
+function _authed(method, path, data) {
+  return ensureSession().then(session =>
+    request({method, path: PREFIX + path, data, token: session.token}).catch(err => {
+      if (!SESSION_LOST.has(err.code)) throw err
+      return _renew(session).then(renewed => request({method, path: PREFIX + path, data, token: renewed.token}))
+    }))
 }
 
 function _id(id) {
   return encodeURIComponent(id)
 }
 
-/** POST /games {mode, rule, boardSize, ai?} → 201 game state. */
+/**
+ * POST /games {mode, rule, boardSize, ai?} → 201 game state; an online game
+ * ({mode: 'online', seat, timeControl?}) starts `waiting` for the friend.
+ */
 function createGame(settings) {
   return _authed('POST', '/games', settings)
 }
@@ -117,14 +164,19 @@ function hint(id) {
   return _authed('GET', `/games/${_id(id)}/hint`)
 }
 
-/** GET /games/{id}/replay → {boardSize, rule, moveCount, moves, status, winner, winLine}. */
-function replay(id) {
-  return _authed('GET', `/games/${_id(id)}/replay`)
+/**
+ * POST /games/{id}/analysis → the post-game analysis {status, progress,
+ * moveCount, moves: [{ply, eval, best, bestEval, mark}], outdated}: started
+ * (202, status running) or already done (200). Only the game's own players
+ * may start it, an online game once it is over.
+ */
+function startAnalysis(id) {
+  return _authed('POST', `/games/${_id(id)}/analysis`)
 }
 
-/** GET /games/{id}/replay?step=N → the frame after N moves. */
-function replayFrame(id, step) {
-  return _authed('GET', `/games/${_id(id)}/replay`, {step})
+/** GET /games/{id}/analysis → the analysis as far as it has got; 404 ANALYSIS_NOT_FOUND before any. */
+function getAnalysis(id) {
+  return _authed('GET', `/games/${_id(id)}/analysis`)
 }
 
 /** GET /games/{id}/export → the game record (version gomoku-1.0). */
@@ -137,8 +189,64 @@ function importGame(record) {
   return _authed('POST', '/games/import', record)
 }
 
+/** GET /me → {playerId, name}: the name the other player sees. */
+function getMe() {
+  return _authed('GET', '/me')
+}
+
+/**
+ * The player's display name (1–16 characters) → {playerId, name}. PUT, not
+ * the contract's PATCH: wx.request has no PATCH method (it offers OPTIONS,
+ * GET, HEAD, POST, PUT, DELETE, TRACE and CONNECT), and {name} is the whole
+ * of what may be written.
+ */
+function setName(name) {
+  return _authed('PUT', '/me', {name})
+}
+
+/** POST /games/{id}/join → the state with the caller seated (harmless when seated already). */
+function joinGame(id) {
+  return _authed('POST', `/games/${_id(id)}/join`)
+}
+
+/**
+ * POST /games/{id}/takeback {accept} → state: true offers a takeback or
+ * accepts the opponent's; false declines theirs or withdraws one's own.
+ */
+function takeback(id, accept) {
+  return _authed('POST', `/games/${_id(id)}/takeback`, {accept})
+}
+
+/** POST /games/{id}/draw {accept} → state, with the same meaning of `accept` as takeback. */
+function draw(id, accept) {
+  return _authed('POST', `/games/${_id(id)}/draw`, {accept})
+}
+
+/** The WebSocket URL of a game's live stream: the base URL with ws(s) for http(s). */
+function liveUrl(id) {
+  return `${config.baseUrl.replace(/^http/, 'ws')}${PREFIX}/games/${_id(id)}/live`
+}
+
+/**
+ * Open GET /games/{id}/live as a WebSocket with the session's bearer token
+ * (wx.connectSocket sends the header on the upgrade) → a promise of the
+ * SocketTask, whose messages are `{type: 'state', game}` and
+ * `{type: 'presence', black, white, spectators}`. A refused upgrade (401,
+ * 404) only shows as the task's error and close: the caller falls back to a
+ * REST request, which renews the session when that was the cause.
+ */
+function openLive(id) {
+  return ensureSession().then(session => wx.connectSocket({
+    url: liveUrl(id),
+    header: {Authorization: `Bearer ${session.token}`},
+    tcpNoDelay: true,
+    fail: () => {}, // reported through the task's onError/onClose as well
+  }))
+}
+
 module.exports = {
   TOKEN_KEY,
+  NEW_PLAYER_NOTICE,
   createSession,
   ensureSession,
   createGame,
@@ -149,8 +257,15 @@ module.exports = {
   undo,
   resign,
   hint,
-  replay,
-  replayFrame,
+  startAnalysis,
+  getAnalysis,
   exportGame,
   importGame,
+  getMe,
+  setName,
+  joinGame,
+  takeback,
+  draw,
+  liveUrl,
+  openLive,
 }

@@ -12,6 +12,9 @@ const config = require('../config')
 /** Error code used when no HTTP response arrived (server down, no network, timeout). */
 const NETWORK_ERROR = 'NETWORK_ERROR'
 
+/** The methods wx.request can send (it has no PATCH): anything else is a mistake in the app. */
+const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE'])
+
 class RequestError extends Error {
   /**
    * @param {string} code   the server's error code, e.g. CELL_OCCUPIED
@@ -38,13 +41,14 @@ function _errorFromResponse(res) {
 /**
  * Send one request to the service.
  * @param {object} options
- * @param {string} options.method  GET, POST or DELETE
+ * @param {string} options.method  GET, POST, PUT or DELETE
  * @param {string} options.path    path under the base URL, e.g. /api/v1/games
  * @param {object} [options.data]  JSON body (POST) or query (GET)
  * @param {string} [options.token] bearer token
  * @returns {Promise<any>} the parsed body (null for 204)
  */
 function request({method = 'GET', path, data, token}) {
+  if (!METHODS.has(method)) return Promise.reject(new Error(`wx.request cannot send ${method}`))
   const header = {}
   if (token) header.Authorization = `Bearer ${token}`
   const hasBody = method !== 'GET' && data !== undefined

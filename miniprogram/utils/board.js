@@ -1,6 +1,7 @@
 /**
  * Board helpers shared by the pages and the board component: building boards
- * from moves, notation ("h8"), star points and the cell-by-cell diff that keeps
+ * (and move numbers) from moves, notation ("h8"), star points, the board's
+ * size on screen, compact point lists, and the cell-by-cell diff that keeps
  * setData small (only changed cells are sent, as 'board[r][c]' paths).
  *
  * Cells: 0 empty, 1 black, 2 white; row 0 is the top, col 0 the left.
@@ -22,6 +23,14 @@ function boardFromMoves(n, moves, step) {
     board[m.row][m.col] = m.player
   }
   return board
+}
+
+/** Move numbers by cell (1 for the first move, 0 where no stone stands) after the first `step` moves. */
+function numbersFromMoves(n, moves, step) {
+  const numbers = emptyBoard(n)
+  const upto = step === undefined ? moves.length : Math.min(step, moves.length)
+  for (let i = 0; i < upto; i++) numbers[moves[i].row][moves[i].col] = i + 1
+  return numbers
 }
 
 /**
@@ -66,4 +75,79 @@ function starPoints(size) {
   return pts.map(([row, col]) => ({row, col}))
 }
 
-module.exports = {emptyBoard, boardFromMoves, diffBoard, sameSize, coord, starPoints}
+/** The column letters of a board, left to right (a… without skipping i, as the server's `coord`). */
+function columnLetters(size) {
+  const letters = []
+  for (let c = 0; c < size; c++) letters.push(String.fromCharCode(97 + c))
+  return letters
+}
+
+/**
+ * Points as one short string of cell indices ("108 109 110"), which the board
+ * expands: a winning line costs about 20 bytes of setData instead of 85.
+ * Empty string for none.
+ */
+function pointsKey(size, points) {
+  if (!points || !points.length) return ''
+  return points.map(p => cellIndex(size, p.row, p.col)).join(' ')
+}
+
+/** A point as one number, row × size + col; -1 for none. */
+function cellIndex(size, row, col) {
+  return row * size + col
+}
+
+/** The index of `point` ({row, col} or null) on a board of `size`, -1 for none. */
+function pointIndex(size, point) {
+  return point ? cellIndex(size, point.row, point.col) : -1
+}
+
+/** The board's layout in whole CSS pixels, so grid lines fall on pixel rows and stay even. */
+const LAYOUT = {
+  margin: 6, // wood to screen edge, each side
+  pad: 4, // wood around the grid and labels
+  minGutter: 12, // the column of row numbers on the left, and the row of letters below
+  maxCell: 44,
+}
+
+/**
+ * Sizes of an n×n board on a screen `windowWidth` px wide: `cell` (px per
+ * intersection), `mid` (offset of a grid line inside its cell), `gutter`
+ * (the label column and row), `font` (label and move-number size), `width`
+ * of the wood and `left`, its whole-pixel offset that centres it.
+ */
+function boardMetrics(windowWidth, n) {
+  const width0 = Math.max(240, Math.floor(windowWidth || 375))
+  const guess = Math.floor((width0 - 2 * LAYOUT.margin - 2 * LAYOUT.pad) / (n + 0.8))
+  const font = Math.max(9, Math.min(12, Math.floor(guess * 0.5)))
+  const gutter = Math.max(LAYOUT.minGutter, font + 4)
+  const cell = Math.min(LAYOUT.maxCell, Math.floor((width0 - 2 * LAYOUT.margin - 2 * LAYOUT.pad - gutter) / n))
+  const width = n * cell + gutter + 2 * LAYOUT.pad
+  return {
+    cell,
+    mid: Math.floor(cell / 2),
+    gutter,
+    font,
+    width,
+    left: Math.floor((width0 - width) / 2),
+  }
+}
+
+/** Below this many px a cell is too small to hit reliably: the confirm step turns on by itself. */
+const CONFIRM_BELOW_PX = 30
+
+module.exports = {
+  emptyBoard,
+  boardFromMoves,
+  numbersFromMoves,
+  diffBoard,
+  sameSize,
+  coord,
+  columnLetters,
+  starPoints,
+  pointsKey,
+  cellIndex,
+  pointIndex,
+  boardMetrics,
+  CONFIRM_BELOW_PX,
+}

@@ -3,6 +3,7 @@
  * the status line, results, and the short toast for each server error code.
  * Chinese first, as the player sees it.
  */
+const {timeControlText} = require('./clock')
 
 const RULES = [
   {value: 'freestyle', label: '无禁手', note: '五连或更长即胜'},
@@ -20,12 +21,28 @@ const LEVELS = [
 const MODES = [
   {value: 'ai', label: '人机对战'},
   {value: 'local', label: '双人同屏'},
+  {value: 'online', label: '好友对战'},
 ]
 
 /** The colour the player takes against the AI. */
 const COLOURS = [
   {value: 'black', label: '执黑先行'},
   {value: 'white', label: '执白后行'},
+]
+
+/** The seat the player takes in a game against a friend (the API's `seat`). */
+const SEATS = [
+  {value: 'black', label: '执黑'},
+  {value: 'white', label: '执白'},
+  {value: 'random', label: '随机'},
+]
+
+/** The time controls offered for a game against a friend (the API's `timeControl`, null for none). */
+const TIME_CONTROLS = [
+  {value: 'none', label: '不限时', control: null},
+  {value: '5+5', label: '5分+5秒', control: {initialMs: 5 * 60000, incrementMs: 5000}},
+  {value: '10+10', label: '10分+10秒', control: {initialMs: 10 * 60000, incrementMs: 10000}},
+  {value: '20', label: '每方20分', control: {initialMs: 20 * 60000, incrementMs: 0}},
 ]
 
 const FORBIDDEN_KINDS = {
@@ -37,6 +54,8 @@ const FORBIDDEN_KINDS = {
 const END_REASONS = {
   five: '五连',
   resign: '认输',
+  timeout: '超时',
+  agreement: '双方同意',
   board_full: '棋盘已满',
   no_five_possible: '双方均无法成五',
 }
@@ -58,40 +77,108 @@ function colourName(player) {
   return player === 1 ? '黑方' : '白方'
 }
 
-/** "人机 · 中级 · 连珠 · 15路" and the like, for titles and list items. */
+/** "人机 · 中级 · 连珠 · 15路" and the like, for list items. */
 function describeGame(g) {
-  const parts = []
-  if (g.mode === 'ai' && g.ai) parts.push(`人机 · ${levelLabel(g.ai.level)}`)
-  else parts.push('双人')
-  parts.push(ruleLabel(g.rule))
-  parts.push(`${g.boardSize}路`)
-  return parts.join(' · ')
+  return `${shortTitle(g)} · ${gameDetails(g)}`
 }
 
-/** The result in words: "黑方胜 · 五连", "你赢了 · 对方认输", "和棋 · 棋盘已满". */
+/** Whether `g` is a game against a friend on another phone. */
+function isOnline(g) {
+  return !!g && g.mode === 'online'
+}
+
+/**
+ * "人机 · 大师", "双人", "好友对战" or "观战" (an online game the viewer has no
+ * seat in): short enough for the navigation bar beside the capsule button.
+ */
+function shortTitle(g) {
+  if (isOnline(g)) return g.you ? '好友对战' : '观战'
+  return g.mode === 'ai' && g.ai ? `人机 · ${levelLabel(g.ai.level)}` : '双人'
+}
+
+/** The time control of an online game in words ('10分钟+10秒', '不限时'); '' when the state does not say. */
+function timeText(g) {
+  if (g.timeControl !== undefined) return timeControlText(g.timeControl)
+  return g.clock ? '' : timeControlText(null)
+}
+
+/** "连珠 · 15路", and the time control of an online game: the rest of the settings, for the header. */
+function gameDetails(g) {
+  const base = `${ruleLabel(g.rule)} · ${g.boardSize}路`
+  const time = isOnline(g) ? timeText(g) : ''
+  return time ? `${base} · ${time}` : base
+}
+
+/**
+ * How many moves are on the board, in the one wording used everywhere (lists,
+ * the game's header, the replay's "已下 5 / 9 手"): "已下 N 手".
+ */
+function movesText(moveCount) {
+  return `已下 ${moveCount} 手`
+}
+
+/** The seat's key in `players`: 'black' for 1, 'white' for 2. */
+function seatKey(player) {
+  return player === 1 ? 'black' : 'white'
+}
+
+/** The display name in a seat of an online game ('' for an empty seat). */
+function seatName(g, player) {
+  const seat = g.players && g.players[seatKey(player)]
+  return seat ? seat.name : ''
+}
+
+/** The names on the player bars: {black, white}. */
+function playerNames(g) {
+  if (isOnline(g)) return {black: seatName(g, 1) || '等待加入', white: seatName(g, 2) || '等待加入'}
+  if (g.mode === 'ai' && g.ai) {
+    const ai = `AI · ${levelLabel(g.ai.level)}`
+    return g.ai.player === 1 ? {black: ai, white: '你'} : {black: '你', white: ai}
+  }
+  return {black: '黑方', white: '白方'}
+}
+
+/** Who the result names for `player`: 你 / 对方 to a seated player, AI, or the colour. */
+function _who(g, player) {
+  if (isOnline(g) && g.you) return player === g.you ? '你' : '对方'
+  if (g.mode === 'ai' && g.ai) return player === g.ai.player ? 'AI' : '你'
+  return colourName(player)
+}
+
+/**
+ * The result in words: "黑方胜 · 五连", "你赢了！ · 对方认输", "你输了 · 超时",
+ * "和棋 · 双方同意".
+ */
 function resultText(g) {
-  if (!g || g.status === 'playing') return ''
+  if (!g || g.status === 'playing' || g.status === 'waiting') return ''
   const reason = END_REASONS[g.endReason] || ''
   if (g.status === 'draw') return reason ? `和棋 · ${reason}` : '和棋'
   const winner = g.winner || (g.status === 'black_won' ? 1 : 2)
+  const loser = winner === 1 ? 2 : 1
   let who = `${colourName(winner)}胜`
   if (g.mode === 'ai' && g.ai) who = winner === g.ai.player ? 'AI 获胜' : '你赢了！'
-  if (g.endReason === 'resign') {
-    const loser = winner === 1 ? 2 : 1
-    const quitter = g.mode === 'ai' && g.ai ? (loser === g.ai.player ? 'AI' : '你') : colourName(loser)
-    return `${who} · ${quitter}认输`
+  if (isOnline(g) && g.you) who = winner === g.you ? '你赢了！' : '你输了'
+  if (g.endReason === 'resign' || g.endReason === 'timeout') {
+    // "你输了 · 你认输" reads oddly: the viewer's own loss needs no name.
+    const loserName = isOnline(g) && g.you === loser ? '' : _who(g, loser)
+    return `${who} · ${loserName}${reason}`
   }
   return reason ? `${who} · ${reason}` : who
 }
 
-/** The status line: whose turn, the AI thinking, or the result. */
+/** The status line: whose turn, the AI thinking, waiting for the friend, or the result. */
 function statusText(g, thinking) {
   if (!g) return '加载中…'
+  if (g.status === 'waiting') return '等待好友加入…'
   if (g.status !== 'playing') return resultText(g)
   if (g.mode === 'ai' && g.ai) {
     if (thinking || g.currentPlayer === g.ai.player) return 'AI 思考中…'
     return `轮到你了（${g.currentPlayer === 1 ? '黑' : '白'}）`
   }
+  if (isOnline(g) && g.you) {
+    return g.currentPlayer === g.you ? `轮到你了（${g.you === 1 ? '黑' : '白'}）` : '等待对方落子…'
+  }
+  if (isOnline(g)) return `观战中 · ${colourName(g.currentPlayer)}落子`
   return `${colourName(g.currentPlayer)}落子`
 }
 
@@ -100,6 +187,7 @@ const ERRORS = {
   CELL_OCCUPIED: '这里已经有棋子了',
   GAME_OVER: '对局已结束',
   PLY_MISMATCH: '棋局已在别处更新',
+  SESSION_EXPIRED: '登录已过期，请重试',
   NOTHING_TO_UNDO: '没有可以悔的棋',
   OUT_OF_BOUNDS: '超出棋盘',
   GAME_NOT_FOUND: '对局不存在或已删除',
@@ -114,7 +202,52 @@ const ERRORS = {
   BUSY: '服务器繁忙，请稍后再试',
   AI_BUSY: 'AI 正忙，请稍后再试',
   TOO_MANY_GAMES: '未完成的对局太多，请先结束或删除一些',
+  GAME_FULL: '对局已满，只能观战',
+  NOT_YOUR_TURN: '还没轮到你',
+  NOT_A_PLAYER: '观战时不能下棋',
+  WAITING_FOR_OPPONENT: '对方还没有加入',
+  TAKEBACK_REQUIRED: '好友对局悔棋需要对方同意',
+  SHARED_GAME: '双方的对局不能删除',
+  INVALID_NAME: '昵称需为 1–16 个字',
+  ONLINE_ONLY: '只有好友对局可以这样做',
+  HINTS_DISABLED: '好友对局不提供提示',
+  GAME_CHANGED: '棋局已在别处更新',
+  TOO_MANY_CONNECTIONS: '打开的对局太多，请关闭一些再试',
+  ANALYSIS_NOT_FOUND: '这局还没有分析',
+  ANALYSIS_RUNNING: '你的另一局还在分析中，请稍后再试',
+  GAME_NOT_OVER: '好友对局结束后才能分析',
 }
+
+/** After a lost connection, once the page shows the server's position again. */
+const RESTORED_TEXT = '网络中断，已恢复到服务器的局面'
+/** A move whose answer never came: it may or may not be on the server. */
+const UNSENT_TEXT = '网络中断，这一手未确认'
+
+/** The longest display name the service takes, in characters. */
+const NAME_MAX_CHARS = 16
+
+/**
+ * Why `name` cannot be a display name, in the player's words ('' when it
+ * can): the service's rule is 1–16 characters after trimming, no control
+ * characters.
+ */
+function nameProblem(name) {
+  const trimmed = String(name || '').trim()
+  if (!trimmed) return '请输入昵称'
+  if (Array.from(trimmed).length > NAME_MAX_CHARS) return `昵称最多 ${NAME_MAX_CHARS} 个字`
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(trimmed)) return '昵称不能含有控制字符'
+  return ''
+}
+
+/** The title of an invite card: "来一盘五子棋？无禁手 · 10分钟+10秒". */
+function inviteTitle(g) {
+  const time = timeText(g)
+  return `来一盘五子棋？${ruleLabel(g.rule)}${time ? ` · ${time}` : ''}`
+}
+
+/** An invite card whose game is gone (cancelled by its creator, or never there). */
+const INVITE_GONE_TEXT = '这局棋已被取消或不存在'
 
 /** A short toast for an error from services/request.js (or anything thrown). */
 function errorText(err) {
@@ -129,6 +262,12 @@ function errorText(err) {
   if (ERRORS[err.code]) return ERRORS[err.code]
   if (err.status >= 500) return '服务器出错了，请稍后再试'
   return '出错了，请重试'
+}
+
+/** What a forbidden point is, in words: "h8 是禁手（三三）". */
+function forbiddenText(name, kind) {
+  const k = FORBIDDEN_KINDS[kind]
+  return k ? `${name} 是黑棋的禁手（${k}）` : `${name} 是黑棋的禁手`
 }
 
 /** The engine's hint reasons in words a player reads; unknown ones are shown as they come. */
@@ -153,6 +292,51 @@ function hintReasonText(reason) {
   return known[reason] || reason
 }
 
+/**
+ * The marks of a post-game analysis, in the order the legend lists them: the
+ * symbol shown on a move, its name, and what it means.
+ */
+const MARKS = [
+  {mark: 'winning_threat_missed', symbol: '漏', name: '错失胜机', note: '本可成五或连续冲四取胜'},
+  {mark: 'blunder', symbol: '??', name: '败着', note: '胜率大幅下降'},
+  {mark: 'mistake', symbol: '?', name: '失误', note: '胜率明显下降'},
+  {mark: 'inaccuracy', symbol: '?!', name: '缓手', note: '胜率略有下降'},
+  {mark: 'only_move', symbol: '!', name: '唯一解', note: '唯一不输的一手'},
+]
+
+function _mark(mark) {
+  return MARKS.find(m => m.mark === mark) || {mark, symbol: '·', name: String(mark), note: ''}
+}
+
+/** A mark's name in words ('败着'); unknown marks are shown as they come. */
+function markName(mark) {
+  return _mark(mark).name
+}
+
+/** A mark's symbol on the move list ('??'). */
+function markSymbol(mark) {
+  return _mark(mark).symbol
+}
+
+/** A probability (0–1) as a whole percentage: "62%". */
+function percentText(p) {
+  return `${Math.round(p * 100)}%`
+}
+
+/**
+ * What the analysis says of one move, for the line under the graph:
+ * "第 9 手 黑 d12 · 错失胜机：本可成五或连续冲四取胜。黑方胜率 71%，下在 l8 为 100%".
+ * `move` is {number, player, coord, eval, bestEval, bestCoord, mark}.
+ */
+function analysisNote(move) {
+  const head = `第 ${move.number} 手 ${move.player === 1 ? '黑' : '白'} ${move.coord}`
+  const mark = move.mark ? ` · ${markName(move.mark)}：${_mark(move.mark).note}。` : ' · '
+  const odds = `黑方胜率 ${percentText(move.eval)}`
+  const better = move.bestCoord !== move.coord && move.mark !== 'only_move'
+    ? `，下在 ${move.bestCoord} 为 ${percentText(move.bestEval)}` : ''
+  return `${head}${mark}${odds}${better}`
+}
+
 /** "11-30 14:05" from an RFC 3339 time, in the phone's time zone. */
 function shortTime(rfc3339) {
   const d = new Date(rfc3339)
@@ -166,15 +350,36 @@ module.exports = {
   LEVELS,
   MODES,
   COLOURS,
+  SEATS,
+  TIME_CONTROLS,
   FORBIDDEN_KINDS,
   END_REASONS,
+  RESTORED_TEXT,
+  UNSENT_TEXT,
   ruleLabel,
   levelLabel,
   colourName,
   describeGame,
+  isOnline,
+  seatKey,
+  seatName,
+  shortTitle,
+  gameDetails,
+  timeText,
+  movesText,
+  playerNames,
+  forbiddenText,
   resultText,
   statusText,
   errorText,
+  nameProblem,
+  inviteTitle,
+  INVITE_GONE_TEXT,
   hintReasonText,
   shortTime,
+  MARKS,
+  markName,
+  markSymbol,
+  percentText,
+  analysisNote,
 }

@@ -87,6 +87,32 @@ impl Level {
     pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Master];
 }
 
+/// A name that is not one of [`Level::ALL`]'s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnknownLevel;
+
+impl std::fmt::Display for UnknownLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("unknown level")
+    }
+}
+
+impl std::error::Error for UnknownLevel {}
+
+/// The inverse of [`Level::as_str`], the same way the rules parse their names.
+impl std::str::FromStr for Level {
+    type Err = UnknownLevel;
+    fn from_str(s: &str) -> Result<Level, UnknownLevel> {
+        gomoku_rules::by_name(&Level::ALL, Level::as_str, s).ok_or(UnknownLevel)
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Limits of one search.
 #[derive(Debug, Clone)]
 pub struct SearchOptions {

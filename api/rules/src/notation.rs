@@ -41,6 +41,9 @@ impl Coord {
 pub enum ParseError {
     BadCoord,
     UnknownRule,
+    UnknownStatus,
+    UnknownEndReason,
+    UnknownForbiddenKind,
 }
 
 impl fmt::Display for ParseError {
@@ -48,6 +51,9 @@ impl fmt::Display for ParseError {
         match self {
             ParseError::BadCoord => f.write_str("not a coordinate such as h8"),
             ParseError::UnknownRule => f.write_str("unknown rule"),
+            ParseError::UnknownStatus => f.write_str("unknown status"),
+            ParseError::UnknownEndReason => f.write_str("unknown end reason"),
+            ParseError::UnknownForbiddenKind => f.write_str("unknown forbidden kind"),
         }
     }
 }

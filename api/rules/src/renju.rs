@@ -17,7 +17,7 @@
 //!   makes a straight four through the point.
 
 use crate::board::DIRECTIONS;
-use crate::{Board, Point};
+use crate::{by_name, Board, ParseError, Point};
 
 /// Why a black move is forbidden in renju. Wire names: "double_three", "double_four", "overline".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -28,22 +28,17 @@ pub enum ForbiddenKind {
 }
 
 impl ForbiddenKind {
+    pub const ALL: [ForbiddenKind; 3] = [
+        ForbiddenKind::DoubleThree,
+        ForbiddenKind::DoubleFour,
+        ForbiddenKind::Overline,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ForbiddenKind::DoubleThree => "double_three",
             ForbiddenKind::DoubleFour => "double_four",
             ForbiddenKind::Overline => "overline",
-        }
-    }
-
-    /// The inverse of `as_str`; also accepts the hyphenated forms ("double-three") that renju
-    /// sources use.
-    pub fn from_name(name: &str) -> Option<ForbiddenKind> {
-        match name {
-            "double_three" | "double-three" => Some(ForbiddenKind::DoubleThree),
-            "double_four" | "double-four" => Some(ForbiddenKind::DoubleFour),
-            "overline" => Some(ForbiddenKind::Overline),
-            _ => None,
         }
     }
 
@@ -54,6 +49,14 @@ impl ForbiddenKind {
             ForbiddenKind::DoubleFour => "double four",
             ForbiddenKind::Overline => "overline",
         }
+    }
+}
+
+impl std::str::FromStr for ForbiddenKind {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<ForbiddenKind, ParseError> {
+        by_name(&ForbiddenKind::ALL, ForbiddenKind::as_str, s)
+            .ok_or(ParseError::UnknownForbiddenKind)
     }
 }
 

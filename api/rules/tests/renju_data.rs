@@ -19,8 +19,11 @@ fn point(coord: &str, size: usize) -> Point {
         .unwrap_or_else(|| panic!("bad coordinate {coord:?}"))
 }
 
+/// The data files write kinds with a hyphen ("double-three"), the wire with an underscore.
 fn kind(name: &str) -> ForbiddenKind {
-    ForbiddenKind::from_name(name).unwrap_or_else(|| panic!("unknown kind {name:?}"))
+    name.replace('-', "_")
+        .parse()
+        .unwrap_or_else(|_| panic!("unknown kind {name:?}"))
 }
 
 /// The position of one record, and a label naming it in failure messages.

@@ -6,7 +6,8 @@ mod common;
 use common::{board, board_and_mark, game};
 use gomoku_rules::judge::{no_five_possible, scan_for_win, winning_line};
 use gomoku_rules::{
-    DrawReason, ForbiddenKind, Game, Outcome, PlayError, Point, Rule, Stone, UndoError, WinReason,
+    DrawReason, EndReason, Ending, ForbiddenKind, Game, Outcome, PlayError, Point, Rule, Status,
+    Stone, UndoError, WinReason,
 };
 
 const ALL_RULES: [Rule; 3] = [Rule::Freestyle, Rule::Standard, Rule::Renju];
@@ -378,10 +379,65 @@ fn resign_is_final() {
             line: vec![],
         })
     );
-    assert_eq!(game.undo(), Err(UndoError::Resigned));
+    assert_eq!(game.undo(), Err(UndoError::Decided));
     assert_eq!(game.resign(), Err(PlayError::GameOver));
     assert_eq!(game.play(Point::new(0, 0)), Err(PlayError::GameOver));
     assert_eq!(game.moves().len(), 1);
+}
+
+/// In play against a person either colour may resign whoever is to move, a flag fall loses for
+/// the colour named, and a draw may be agreed; each ending is final, names itself, and leaves
+/// the stones as they were.
+#[test]
+fn endings_off_the_board() {
+    let mut opened = Game::new(15, Rule::Freestyle).unwrap();
+    opened.play(Point::new(7, 7)).unwrap();
+    let cases = [
+        (
+            Ending::Resigned(Stone::Black),
+            Status::WhiteWon,
+            EndReason::Resign,
+        ),
+        (
+            Ending::TimedOut(Stone::White),
+            Status::BlackWon,
+            EndReason::Timeout,
+        ),
+        (Ending::DrawAgreed, Status::Draw, EndReason::Agreement),
+    ];
+    for (ending, status, reason) in cases {
+        let mut game = opened.clone();
+        let outcome = game.end(ending).unwrap().clone();
+        assert_eq!(outcome.status(), status, "{ending:?}");
+        assert_eq!(outcome.end_reason(), Some(reason));
+        assert_eq!(outcome.ending(), Some(ending));
+        assert!(outcome.win_line().is_empty());
+        assert_eq!(game.moves(), opened.moves());
+        assert_eq!(game.to_move(), None);
+        assert_eq!(game.end(Ending::DrawAgreed), Err(PlayError::GameOver));
+        assert_eq!(game.undo(), Err(UndoError::Decided));
+        assert_eq!(game.take_back(1), Err(UndoError::Decided));
+        assert_eq!(game.play(Point::new(0, 0)), Err(PlayError::GameOver));
+    }
+}
+
+/// A takeback removes one or two moves at once, or refuses and changes nothing when there are
+/// fewer on the board.
+#[test]
+fn takeback_of_one_or_two_moves() {
+    let mut game = Game::new(9, Rule::Freestyle).unwrap();
+    for (row, col) in [(4, 4), (3, 3), (4, 5)] {
+        game.play(Point::new(row, col)).unwrap();
+    }
+    let before = game.clone();
+    assert_eq!(game.take_back(4), Err(UndoError::NothingToUndo));
+    assert_eq!(game, before);
+    game.take_back(2).unwrap();
+    assert_eq!(game.moves().len(), 1);
+    assert_eq!(game.to_move(), Some(Stone::White));
+    assert_eq!(game.board().get(Point::new(3, 3)), None);
+    game.take_back(1).unwrap();
+    assert_eq!(game, Game::new(9, Rule::Freestyle).unwrap());
 }
 
 /// Moves off the board or onto a stone are refused and change nothing; the errors say why in
@@ -401,7 +457,7 @@ fn refused_moves() {
         PlayError::GameOver.to_string(),
         PlayError::Forbidden(ForbiddenKind::DoubleThree).to_string(),
         UndoError::NothingToUndo.to_string(),
-        UndoError::Resigned.to_string(),
+        UndoError::Decided.to_string(),
         gomoku_rules::SetupError::BadBoardSize.to_string(),
     ] {
         assert_eq!(message, message.to_lowercase());

@@ -1,4 +1,8 @@
-//! The games resource: create, list (the saved-games list), read and delete.
+//! The games resource: create (local, against the AI, or online), list (the saved-games list:
+//! the games where the caller has a seat), read and delete.
+//!
+//! Who may see a game: a local or ai game its owner only (anyone else gets 404, as if there were
+//! no such game); an online game its two players, and anyone holding its id as a spectator.
 
 use std::sync::Arc;
 
@@ -9,16 +13,21 @@ use axum::{Json, Router};
 use gomoku_engine::Level;
 use gomoku_rules::{Game, Rule, Stone};
 use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::{GameId, JsonBody};
-use super::openapi::{BadBody, Busy, BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
-use super::view::{GameState, GameSummary, LevelName, ModeName, RuleName};
+use super::extract::{GameId, JsonBody, Whole};
+use super::responses::{BadBody, Busy, BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
+use super::view::{GameState, GameSummary};
+use super::wire::{LevelName, RuleName};
 use crate::auth::Player;
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
-use crate::store::games::{self, AiSetting, Mode, NewGame, StatusFilter, StoredGame, StoredMove};
-use crate::store::{self, is_timestamp};
+use crate::store;
+use crate::store::games::{
+    self, AiSetting, GameStatus, Mode, NewGame, OnlineSetup, Role, StatusFilter, StoredGame,
+    StoredMove, TimeControl, Written,
+};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -26,45 +35,165 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/games/{id}", get(read).delete(delete))
 }
 
-/// Loads the caller's game or answers 404.
+/// Loads a game the caller may see, or answers 404.
 pub(super) async fn load(
     state: &AppState,
     player: &Player,
     id: &str,
 ) -> Result<Arc<StoredGame>, ApiError> {
-    games::load(&state.db, &player.id, id)
+    games::load(&state.db, id)
         .await?
+        .filter(|stored| stored.role(&player.id).is_some())
         .ok_or(ApiError::GameNotFound)
 }
 
-/// Stores a new game and answers 201 with it, or 409 TOO_MANY_GAMES when it would be playing
+/// The state of `stored` as the caller sees it: with this process's presence, and the clocks
+/// as of now.
+pub(super) fn render(state: &AppState, stored: &StoredGame, player: &Player) -> GameState {
+    GameState::new(
+        stored,
+        &player.id,
+        state.hub.presence(&stored.row.id),
+        OffsetDateTime::now_utc(),
+    )
+}
+
+/// Stores a new game and answers 201 with it, or 409 TOO_MANY_GAMES when it would be unfinished
 /// and its player already has as many unfinished games as allowed.
 pub(super) async fn store_new(
     state: &AppState,
+    player: &Player,
     new: NewGame,
 ) -> Result<(StatusCode, Json<GameState>), ApiError> {
     let cap = state.config.max_unfinished_games;
-    let stored = games::insert(&state.db, new, cap)
-        .await?
-        .ok_or(ApiError::TooManyGames(cap))?;
-    Ok((StatusCode::CREATED, Json(GameState::new(&stored))))
+    match games::insert(&state.db, new, cap).await? {
+        Written::Stored(stored) => Ok((StatusCode::CREATED, Json(render(state, &stored, player)))),
+        Written::OverCap => Err(ApiError::TooManyGames(cap)),
+        Written::Stale => Err(ApiError::internal("a new game cannot be stale")),
+    }
 }
 
-/// Settings of a new game; every field is optional.
-#[derive(Debug, Default, Deserialize, ToSchema)]
+/// Settings of a new game. A local game (the default) takes no `ai`; an AI game names
+/// `"mode": "ai"` and needs `ai`; an online game names `"mode": "online"` and may take `seat` and
+/// `timeControl`. The names are read with their types' `FromStr`, so a name the server does not
+/// know is 422 INVALID_SETTINGS.
+#[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateGame {
-    /// Default "local".
-    #[schema(value_type = Option<ModeName>)]
     pub mode: Option<String>,
+    pub rule: Option<String>,
+    pub board_size: Option<Whole>,
+    pub ai: Option<AiRequest>,
+    pub seat: Option<String>,
+    pub time_control: Option<TimeControlRequest>,
+}
+
+// The body of `POST /games` as the description shows it: one of two kinds of game. These
+// types describe the JSON only; `CreateGame` reads it, so that a wrong combination gets 422
+// INVALID_SETTINGS rather than a parse error.
+
+/// "local"
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LocalMode {
+    Local,
+}
+
+/// "ai"
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AiMode {
+    Ai,
+}
+
+/// "online"
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OnlineMode {
+    Online,
+}
+
+/// The creator's colour in an online game; "random" (the default) draws it.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatChoice {
+    Black,
+    White,
+    Random,
+}
+
+/// A local game: two people on one device. Takes no `ai`.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct CreateLocalGame {
+    /// Default "local".
+    #[schema(inline)]
+    mode: Option<LocalMode>,
     /// Default "freestyle".
     #[schema(value_type = Option<RuleName>)]
-    pub rule: Option<String>,
+    rule: Option<String>,
     /// 9 to 19, default 15.
     #[schema(minimum = 9, maximum = 19)]
-    pub board_size: Option<i64>,
-    /// Required when mode is "ai".
-    pub ai: Option<AiRequest>,
+    board_size: Option<i64>,
+}
+
+/// A game against the AI.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct CreateAiGame {
+    #[schema(inline)]
+    mode: AiMode,
+    /// Default "freestyle".
+    #[schema(value_type = Option<RuleName>)]
+    rule: Option<String>,
+    /// 9 to 19, default 15.
+    #[schema(minimum = 9, maximum = 19)]
+    board_size: Option<i64>,
+    ai: AiRequest,
+}
+
+/// A game against a friend on another device: it waits (`status: "waiting"`) until a second
+/// player joins.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct CreateOnlineGame {
+    #[schema(inline)]
+    mode: OnlineMode,
+    /// Default "freestyle".
+    #[schema(value_type = Option<RuleName>)]
+    rule: Option<String>,
+    /// 9 to 19, default 15.
+    #[schema(minimum = 9, maximum = 19)]
+    board_size: Option<i64>,
+    /// The creator's colour; default "random".
+    #[schema(inline)]
+    seat: Option<SeatChoice>,
+    /// Fischer clocks; absent for an untimed game.
+    time_control: Option<TimeControlRequest>,
+}
+
+/// Settings of a new game: a local game, a game against the AI, or an online game.
+#[derive(Deserialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum CreateGameBody {
+    Local(CreateLocalGame),
+    Ai(CreateAiGame),
+    Online(CreateOnlineGame),
+}
+
+/// A time control: each side's time at the start (1 s to 24 h), and what each move adds to the
+/// mover's clock (0 to 60 s).
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TimeControlRequest {
+    #[schema(value_type = i64, minimum = 1000, maximum = 86400000)]
+    pub initial_ms: Whole,
+    #[schema(value_type = i64, minimum = 0, maximum = 60000)]
+    pub increment_ms: Whole,
 }
 
 /// The AI's settings in a new game.
@@ -73,8 +202,8 @@ pub struct AiRequest {
     #[schema(value_type = LevelName)]
     pub level: String,
     /// The AI's colour, 1 black or 2 white (black moves first).
-    #[schema(minimum = 1, maximum = 2)]
-    pub player: i64,
+    #[schema(value_type = i64, minimum = 1, maximum = 2)]
+    pub player: Whole,
 }
 
 /// The validated settings of a new game.
@@ -84,6 +213,7 @@ pub struct Settings {
     pub rule: Rule,
     pub board_size: usize,
     pub ai: Option<AiSetting>,
+    pub online: Option<OnlineSetup>,
 }
 
 impl CreateGame {
@@ -91,7 +221,9 @@ impl CreateGame {
         let invalid = |m: &str| ApiError::InvalidSettings(m.to_string());
         let mode = match &self.mode {
             None => Mode::Local,
-            Some(m) => Mode::parse(m).ok_or_else(|| invalid("mode must be \"local\" or \"ai\""))?,
+            Some(m) => m
+                .parse()
+                .map_err(|_| invalid("mode must be \"local\", \"ai\" or \"online\""))?,
         };
         let rule = match &self.rule {
             None => Rule::Freestyle,
@@ -101,36 +233,82 @@ impl CreateGame {
         };
         let board_size = match self.board_size {
             None => 15,
-            Some(n @ 9..=19) => n as usize,
+            Some(Whole(n @ 9..=19)) => n as usize,
             Some(_) => return Err(invalid("boardSize must be between 9 and 19")),
         };
         let ai = match (mode, &self.ai) {
-            (Mode::Local, None) => None,
-            (Mode::Local, Some(_)) => return Err(invalid("ai settings are only for mode \"ai\"")),
+            (Mode::Local | Mode::Online, None) => None,
+            (Mode::Local | Mode::Online, Some(_)) => {
+                return Err(invalid("ai settings are only for mode \"ai\""))
+            }
             (Mode::Ai, None) => return Err(invalid("mode \"ai\" needs ai settings")),
             (Mode::Ai, Some(ai)) => Some(AiSetting {
-                level: Level::parse(&ai.level).ok_or_else(|| {
+                level: ai.level.parse::<Level>().map_err(|_| {
                     invalid("ai.level must be \"easy\", \"medium\", \"hard\" or \"master\"")
                 })?,
-                player: u8::try_from(ai.player)
+                player: u8::try_from(ai.player.0)
                     .ok()
                     .and_then(Stone::from_u8)
                     .ok_or_else(|| invalid("ai.player must be 1 or 2"))?,
             }),
+        };
+        let online = match mode {
+            Mode::Online => Some(OnlineSetup {
+                seat: match self.seat.as_deref() {
+                    None | Some("random") => {
+                        if rand::random() {
+                            Stone::Black
+                        } else {
+                            Stone::White
+                        }
+                    }
+                    Some("black") => Stone::Black,
+                    Some("white") => Stone::White,
+                    Some(_) => {
+                        return Err(invalid("seat must be \"black\", \"white\" or \"random\""))
+                    }
+                },
+                time_control: self.time_control.map(time_control).transpose()?,
+            }),
+            Mode::Local | Mode::Ai if self.seat.is_some() || self.time_control.is_some() => {
+                return Err(invalid("seat and timeControl are only for mode \"online\""))
+            }
+            Mode::Local | Mode::Ai => None,
         };
         Ok(Settings {
             mode,
             rule,
             board_size,
             ai,
+            online,
         })
     }
 }
 
-/// Create a game. If the AI plays black, its first move is already made.
+/// A time control within its documented ranges.
+fn time_control(request: TimeControlRequest) -> Result<TimeControl, ApiError> {
+    let (initial_ms, increment_ms) = (request.initial_ms.0, request.increment_ms.0);
+    if !TimeControl::INITIAL_MS.contains(&initial_ms) {
+        return Err(ApiError::InvalidSettings(
+            "timeControl.initialMs must be between 1000 (1 s) and 86400000 (24 h)".into(),
+        ));
+    }
+    if !TimeControl::INCREMENT_MS.contains(&increment_ms) {
+        return Err(ApiError::InvalidSettings(
+            "timeControl.incrementMs must be between 0 and 60000 (60 s)".into(),
+        ));
+    }
+    Ok(TimeControl {
+        initial_ms,
+        increment_ms,
+    })
+}
+
+/// Create a game. If the AI plays black, its first move is already made. An online game waits
+/// for its second player (`status: "waiting"`); share its id, which the friend joins.
 #[utoipa::path(
     post, path = "/api/v1/games", tag = "games",
-    request_body = CreateGame,
+    request_body = CreateGameBody,
     security(("bearer" = [])),
     responses(
         (status = 201, description = "The new game", body = GameState),
@@ -163,30 +341,41 @@ pub async fn create(
             point,
             stone: Stone::Black,
             played_at: store::now(),
+            clock_ms: None,
         });
     }
     let new = NewGame {
-        player_id: player.id,
+        player_id: player.id.clone(),
         mode: settings.mode,
         ai: settings.ai,
-        resigned_by: None,
         moves,
         game,
+        online: settings.online,
     };
-    store_new(&state, new).await
+    store_new(&state, &player, new).await
+}
+
+/// Which games a listing shows.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ListStatus {
+    Playing,
+    Finished,
 }
 
 /// Query of the games list.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
-    /// "playing" or "finished"; all games when absent.
-    #[param(value_type = Option<String>, pattern = "^(playing|finished)$")]
+    /// "playing" (unfinished: online games still waiting included) or "finished"; all games
+    /// when absent.
+    #[param(value_type = Option<ListStatus>, inline)]
     pub status: Option<String>,
     /// Page size, 1 to 100, default 20.
     #[param(value_type = Option<i64>, minimum = 1, maximum = 100)]
     pub limit: Option<String>,
-    /// `nextCursor` of the previous page.
+    /// `nextCursor` of the previous page, as it was given.
+    #[param(value_type = Option<String>, pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6}Z[0-9a-f-]{1,36}$")]
     pub cursor: Option<String>,
 }
 
@@ -199,19 +388,32 @@ pub struct GameList {
     pub next_cursor: Option<String>,
 }
 
-/// The cursor names the last game of a page by its activity time and id, hex-encoded so it is
-/// opaque and URL-safe.
+/// The cursor names the last game of a page by its activity time (fixed width) and its id, one
+/// after the other. The listing asks for what sorts before that pair as text, so any string of
+/// the cursor's shape is a valid bound, and the description's pattern is exactly what is
+/// accepted.
 fn encode_cursor(updated_at: &str, id: &str) -> String {
-    hex::encode(format!("{updated_at}\n{id}"))
+    format!("{updated_at}{id}")
 }
 
-fn decode_cursor(cursor: &str) -> Option<(String, String)> {
-    let text = String::from_utf8(hex::decode(cursor).ok()?).ok()?;
-    let (updated_at, id) = text.split_once('\n')?;
-    (is_timestamp(updated_at) && !id.is_empty()).then(|| (updated_at.to_string(), id.to_string()))
+/// The shape of a stored time, digit by digit (`9` a digit, anything else itself).
+const TIME_SHAPE: &[u8; 27] = b"9999-99-99T99:99:99.999999Z";
+
+fn decode_cursor(cursor: &str) -> Option<(&str, &str)> {
+    let (at, id) = cursor.split_at_checked(TIME_SHAPE.len())?;
+    let at_fits = at.bytes().zip(TIME_SHAPE).all(|(b, &shape)| match shape {
+        b'9' => b.is_ascii_digit(),
+        other => b == other,
+    });
+    let id_fits = (1..=36).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b) || b == b'-');
+    (at_fits && id_fits).then_some((at, id))
 }
 
-/// The caller's games, newest activity first.
+/// The caller's games (local and ai games of theirs, online games where they have a seat),
+/// newest activity first.
 #[utoipa::path(
     get, path = "/api/v1/games", tag = "games",
     params(ListQuery),
@@ -252,19 +454,12 @@ pub async fn list(
     };
     let after = match query.cursor.as_deref() {
         None => None,
-        Some(c) => {
-            Some(decode_cursor(c).ok_or_else(|| ApiError::InvalidQuery("bad cursor".into()))?)
-        }
+        Some(c) => Some(decode_cursor(c).ok_or_else(|| {
+            ApiError::InvalidQuery("cursor must be a nextCursor as the server gave it".into())
+        })?),
     };
     // One extra row tells whether there is a next page.
-    let mut rows = games::list(
-        &state.db,
-        &player.id,
-        filter,
-        limit + 1,
-        after.as_ref().map(|(at, id)| (at.as_str(), id.as_str())),
-    )
-    .await?;
+    let mut rows = games::list(&state.db, &player.id, filter, limit + 1, after).await?;
     let next_cursor = if rows.len() > limit {
         rows.truncate(limit);
         rows.last()
@@ -272,13 +467,19 @@ pub async fn list(
     } else {
         None
     };
-    Ok(Json(GameList {
-        games: rows.into_iter().map(GameSummary::from).collect(),
-        next_cursor,
-    }))
+    let now = OffsetDateTime::now_utc();
+    let games = rows
+        .into_iter()
+        .map(|row| {
+            let presence = state.hub.presence(&row.row.id);
+            GameSummary::new(row, &player.id, presence, now)
+        })
+        .collect();
+    Ok(Json(GameList { games, next_cursor }))
 }
 
-/// One game's state.
+/// One game's state: a game of the caller's, or any online game (a spectator's view, `you`
+/// null).
 #[utoipa::path(
     get, path = "/api/v1/games/{id}", tag = "games",
     params(("id" = String, Path, description = "Game id")),
@@ -296,10 +497,12 @@ pub async fn read(
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
     let stored = load(&state, &player, &id).await?;
-    Ok(Json(GameState::new(&stored)))
+    Ok(Json(render(&state, &stored, &player)))
 }
 
-/// Delete a game and its moves.
+/// Delete a game and its moves: a local or ai game of the caller's, or an online game of theirs
+/// still waiting for its second player (cancelling the invitation). An online game with two
+/// players belongs to both and stays.
 #[utoipa::path(
     delete, path = "/api/v1/games/{id}", tag = "games",
     params(("id" = String, Path, description = "Game id")),
@@ -307,7 +510,9 @@ pub async fn read(
     responses(
         (status = 204, description = "Deleted"),
         Unauthorized,
+        (status = 403, description = "NOT_A_PLAYER: a spectator's", body = ErrorBody),
         GameNotFound,
+        (status = 409, description = "SHARED_GAME: an online game with two players", body = ErrorBody),
         RateLimited,
         Busy,
     )
@@ -317,10 +522,21 @@ pub async fn delete(
     player: Player,
     GameId(id): GameId,
 ) -> Result<StatusCode, ApiError> {
-    if games::delete(&state.db, &player.id, &id).await? {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(ApiError::GameNotFound)
+    let stored = load(&state, &player, &id).await?;
+    let waiting_only = match stored.role(&player.id) {
+        Some(Role::Owner) => false,
+        Some(Role::Seated(_)) if stored.row.status == GameStatus::Waiting => true,
+        Some(Role::Seated(_)) => return Err(ApiError::SharedGame),
+        Some(Role::Spectator) => return Err(ApiError::NotAPlayer),
+        None => return Err(ApiError::GameNotFound),
+    };
+    if games::delete(&state.db, &id, &player.id, waiting_only).await? {
+        return Ok(StatusCode::NO_CONTENT);
+    }
+    // Gone already, or a second player joined first.
+    match games::load(&state.db, &id).await? {
+        Some(_) if waiting_only => Err(ApiError::SharedGame),
+        _ => Err(ApiError::GameNotFound),
     }
 }
 
@@ -337,16 +553,54 @@ mod tests {
     fn defaults() {
         let s = settings("{}").unwrap();
         assert_eq!(
-            (s.mode, s.rule, s.board_size, s.ai),
-            (Mode::Local, Rule::Freestyle, 15, None)
+            (s.mode, s.rule, s.board_size, s.ai, s.online),
+            (Mode::Local, Rule::Freestyle, 15, None, None)
         );
+    }
+
+    /// An online game takes a seat (drawn when random or absent) and an optional time control
+    /// within its ranges; neither is for another mode.
+    #[test]
+    fn online_settings() {
+        let s = settings(
+            r#"{"mode":"online","seat":"white","timeControl":{"initialMs":300000,"incrementMs":5000}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            s.online,
+            Some(OnlineSetup {
+                seat: Stone::White,
+                time_control: Some(TimeControl {
+                    initial_ms: 300_000,
+                    increment_ms: 5_000
+                })
+            })
+        );
+        let untimed = settings(r#"{"mode":"online"}"#).unwrap().online.unwrap();
+        assert_eq!(untimed.time_control, None);
+        for body in [
+            r#"{"mode":"online","seat":"red"}"#,
+            r#"{"mode":"online","timeControl":{"initialMs":999,"incrementMs":0}}"#,
+            r#"{"mode":"online","timeControl":{"initialMs":86400001,"incrementMs":0}}"#,
+            r#"{"mode":"online","timeControl":{"initialMs":60000,"incrementMs":60001}}"#,
+            r#"{"mode":"online","timeControl":{"initialMs":60000,"incrementMs":-1}}"#,
+            r#"{"mode":"online","ai":{"level":"easy","player":2}}"#,
+            r#"{"mode":"local","seat":"black"}"#,
+            r#"{"timeControl":{"initialMs":60000,"incrementMs":0}}"#,
+        ] {
+            assert!(
+                matches!(settings(body), Err(ApiError::InvalidSettings(_))),
+                "{body}"
+            );
+        }
     }
 
     /// Values outside the documented sets are INVALID_SETTINGS, not silently replaced.
     #[test]
     fn invalid_settings() {
         for body in [
-            r#"{"mode":"online"}"#,
+            r#"{"mode":"remote"}"#,
+            r#"{"mode":"AI"}"#,
             r#"{"rule":"caro"}"#,
             r#"{"boardSize":8}"#,
             r#"{"boardSize":20}"#,
@@ -387,14 +641,25 @@ mod tests {
         }
     }
 
-    /// Cursors round-trip and anything else is refused.
+    /// Cursors round-trip and anything not of their shape is refused.
     #[test]
     fn cursors() {
         let at = store::now();
-        let c = encode_cursor(&at, "abc");
-        assert_eq!(decode_cursor(&c), Some((at, "abc".to_string())));
-        assert_eq!(decode_cursor("zz"), None);
-        assert_eq!(decode_cursor(&hex::encode("2026-01-01\nabc")), None);
-        assert_eq!(decode_cursor(""), None);
+        let id = uuid::Uuid::new_v4().to_string();
+        let c = encode_cursor(&at, &id);
+        assert_eq!(decode_cursor(&c), Some((at.as_str(), id.as_str())));
+        for bad in [
+            "",
+            "zz",
+            "2026-01-01T00:00:00Zabc",
+            "2026-01-01T00:00:00.000000Z",
+            "2026-01-01T00:00:00.000000ZABC",
+            "2026-01-01T00:00:00.000000Zab\n",
+            "2026-01-01 00:00:00.000000Zab",
+            "٢026-01-01T00:00:00.000000Zab",
+        ] {
+            assert_eq!(decode_cursor(bad), None, "{bad:?}");
+        }
+        assert!(decode_cursor(&format!("{at}{}", "a".repeat(37))).is_none());
     }
 }

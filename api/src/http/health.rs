@@ -6,7 +6,7 @@ use axum::{Json, Router};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::openapi::Busy;
+use super::responses::Busy;
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -29,7 +29,7 @@ pub struct Health {
     )
 )]
 pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
-    sqlx::query("select 1").execute(state.db.reader()).await?;
+    state.db.ping().await?;
     Ok(Json(Health {
         status: "ok".into(),
     }))

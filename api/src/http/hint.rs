@@ -1,5 +1,7 @@
 //! `GET /api/v1/games/{id}/hint`: the engine's suggestion for the side to move, under a short
-//! budget and the same concurrency cap as the AI's moves.
+//! budget and the same concurrency cap as the AI's moves. Each hint costs a search, so hints
+//! count against a per-session bucket of their own (429 RATE_LIMITED past it). A hint must not
+//! help a player against a person: online games have none (409 HINTS_DISABLED).
 
 use axum::extract::State;
 use axum::routing::get;
@@ -9,10 +11,11 @@ use utoipa::ToSchema;
 
 use super::extract::GameId;
 use super::games::load;
-use super::openapi::{BusyOrAiBusy, GameNotFound, Unauthorized};
+use super::responses::{BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
 use crate::auth::Player;
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
+use crate::store::games::Mode;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/games/{id}/hint", get(hint))
@@ -36,7 +39,8 @@ pub struct HintView {
         (status = 200, description = "The suggested move", body = HintView),
         Unauthorized,
         GameNotFound,
-        (status = 409, description = "GAME_OVER", body = ErrorBody),
+        (status = 409, description = "GAME_OVER; HINTS_DISABLED in an online game", body = ErrorBody),
+        RateLimited,
         BusyOrAiBusy,
     )
 )]
@@ -46,9 +50,13 @@ pub async fn hint(
     GameId(id): GameId,
 ) -> Result<Json<HintView>, ApiError> {
     let stored = load(&state, &player, &id).await?;
+    if stored.row.mode == Mode::Online {
+        return Err(ApiError::HintsDisabled);
+    }
     if stored.game.is_over() {
         return Err(ApiError::GameOver);
     }
+    state.limits.hint(&player.session)?;
     let hint = state
         .ai
         .hint(stored.game.clone())

@@ -4,16 +4,22 @@
 //! Nothing below this layer knows about HTTP; this layer turns every failure, including those
 //! made by middleware (405, 408, 413) and unknown routes, into the one JSON error shape.
 
+pub mod analysis;
 mod extract;
 pub mod games;
 pub mod health;
 pub mod hint;
+pub mod live;
+pub mod me;
+pub mod online;
 pub mod openapi;
 pub mod play;
 pub mod records;
 pub mod replay;
+pub mod responses;
 pub mod sessions;
 pub mod view;
+pub mod wire;
 
 use axum::body::Body;
 use axum::extract::DefaultBodyLimit;
@@ -54,15 +60,26 @@ pub fn app(state: AppState) -> Router {
         .merge(sessions::router())
         .merge(games::router())
         .merge(play::router())
+        .merge(online::router())
+        .merge(live::router())
+        .merge(me::router())
         .merge(hint::router())
         .merge(replay::router())
+        .merge(analysis::router())
         .merge(records::router())
         .fallback(|| async { ApiError::NotFound })
         .with_state(state);
 
     let cors = CorsLayer::new()
         .allow_origin(Any)
-        .allow_methods([Method::GET, Method::POST, Method::DELETE, Method::OPTIONS])
+        .allow_methods([
+            Method::GET,
+            Method::POST,
+            Method::PUT,
+            Method::PATCH,
+            Method::DELETE,
+            Method::OPTIONS,
+        ])
         .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE]);
 
     let trace = TraceLayer::new_for_http().make_span_with(|request: &Request<Body>| {

@@ -1,24 +1,28 @@
 //! `GET /api/v1/openapi.json`: the OpenAPI 3 description, generated from the handlers'
 //! annotations and the types they serve, so it cannot drift from the code.
 //!
-//! The error answers that many routes share (bad body, no session, no such game, rate limited,
-//! busy) are defined once here, as `IntoResponses` types the handlers list in `responses(...)`.
+//! The error answers that many routes share are declared in [`responses`](super::responses),
+//! which the handlers import; this module imports the handlers, and nothing imports it but the
+//! router.
 
 use axum::routing::get;
 use axum::{Json, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{IntoResponses, Modify, OpenApi};
+use utoipa::{Modify, OpenApi};
 
-use super::{games, health, hint, play, records, replay, sessions, view};
+use super::{
+    analysis, games, health, hint, live, me, online, play, records, replay, sessions, view,
+};
 use crate::error::{ErrorBody, ErrorDetail};
 use crate::state::AppState;
 
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Gomoku API", description = "Gomoku games: play, save and resume, undo, replay, export and import."),
+    info(title = "Gomoku API", description = "Gomoku games: play (on one device, against the AI, or online against a friend), save and resume, undo, replay with a post-game analysis, export and import."),
     paths(
         health::health,
         sessions::create,
+        sessions::end,
         games::create,
         games::list,
         games::read,
@@ -26,19 +30,30 @@ use crate::state::AppState;
         play::play,
         play::undo,
         play::resign,
+        online::join,
+        online::takeback,
+        online::draw,
+        live::live,
+        me::me,
+        me::rename,
         hint::hint,
         replay::replay,
+        analysis::start_analysis,
+        analysis::read_analysis,
         records::export,
         records::import,
         spec,
     ),
     components(schemas(ErrorBody, ErrorDetail, view::GameState, view::GameSummary)),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &PatchMe),
     tags(
         (name = "sessions", description = "Bearer tokens"),
         (name = "games", description = "Create, list, read and delete games"),
         (name = "play", description = "Moves, undo, resign and hints"),
-        (name = "replay", description = "Step through a game"),
+        (name = "online", description = "Online games: join, takeback and draw offers, the live WebSocket"),
+        (name = "players", description = "The caller's display name"),
+        (name = "replay", description = "A finished or unfinished game's moves, for a replay"),
+        (name = "analysis", description = "Post-game analysis: each move's evaluation, the engine's better move and a mark"),
         (name = "records", description = "Export and import game records"),
     )
 )]
@@ -56,41 +71,21 @@ impl Modify for BearerAuth {
     }
 }
 
-/// 400, 413 and 415: how a route taking a JSON body refuses a bad one.
-#[derive(IntoResponses)]
-pub enum BadBody {
-    #[response(status = 400, description = "INVALID_JSON")]
-    InvalidJson(ErrorBody),
-    #[response(status = 413, description = "PAYLOAD_TOO_LARGE")]
-    PayloadTooLarge(ErrorBody),
-    #[response(status = 415, description = "UNSUPPORTED_MEDIA_TYPE")]
-    UnsupportedMediaType(ErrorBody),
+/// `PATCH /me` is served by the handler of `PUT /me`: the description gets a copy of that
+/// operation under its own id (operation ids are unique).
+struct PatchMe;
+
+impl Modify for PatchMe {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        if let Some(item) = openapi.paths.paths.get_mut("/api/v1/me") {
+            if let Some(put) = item.put.clone() {
+                let mut patch = put;
+                patch.operation_id = Some("rename_by_patch".into());
+                item.patch = Some(patch);
+            }
+        }
+    }
 }
-
-/// 401 on a route that needs a session.
-#[derive(IntoResponses)]
-#[response(status = 401, description = "UNAUTHORIZED")]
-pub struct Unauthorized(pub ErrorBody);
-
-/// 404 on a route naming a game.
-#[derive(IntoResponses)]
-#[response(status = 404, description = "GAME_NOT_FOUND")]
-pub struct GameNotFound(pub ErrorBody);
-
-/// 429 on a write.
-#[derive(IntoResponses)]
-#[response(status = 429, description = "RATE_LIMITED")]
-pub struct RateLimited(pub ErrorBody);
-
-/// 503 when the database stays busy.
-#[derive(IntoResponses)]
-#[response(status = 503, description = "BUSY")]
-pub struct Busy(pub ErrorBody);
-
-/// 503 on a route that may also wait for the AI.
-#[derive(IntoResponses)]
-#[response(status = 503, description = "BUSY or AI_BUSY")]
-pub struct BusyOrAiBusy(pub ErrorBody);
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/openapi.json", get(spec))
@@ -116,13 +111,20 @@ mod tests {
         for path in [
             "/healthz",
             "/api/v1/sessions",
+            "/api/v1/sessions/current",
             "/api/v1/games",
             "/api/v1/games/{id}",
             "/api/v1/games/{id}/moves",
             "/api/v1/games/{id}/undo",
             "/api/v1/games/{id}/resign",
+            "/api/v1/games/{id}/join",
+            "/api/v1/games/{id}/takeback",
+            "/api/v1/games/{id}/draw",
+            "/api/v1/games/{id}/live",
+            "/api/v1/me",
             "/api/v1/games/{id}/hint",
             "/api/v1/games/{id}/replay",
+            "/api/v1/games/{id}/analysis",
             "/api/v1/games/{id}/export",
             "/api/v1/games/import",
             "/api/v1/openapi.json",
@@ -131,5 +133,25 @@ mod tests {
         }
         assert!(doc["components"]["schemas"].get("ErrorBody").is_some());
         assert!(doc["components"]["securitySchemes"].get("bearer").is_some());
+    }
+
+    /// Renaming is described for PUT (what `wx.request` sends) and PATCH alike, and operation
+    /// ids stay unique.
+    #[test]
+    fn rename_by_put_and_patch() {
+        let doc = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        let me = &doc["paths"]["/api/v1/me"];
+        assert_eq!(me["put"]["requestBody"], me["patch"]["requestBody"]);
+        let mut ids: Vec<&str> = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|item| item.as_object().unwrap().values())
+            .filter_map(|op| op["operationId"].as_str())
+            .collect();
+        let all = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), all, "operation ids repeat");
     }
 }

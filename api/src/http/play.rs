@@ -1,31 +1,43 @@
-//! Playing a game: moves (with the AI's reply in `ai` mode), undo and resign.
+//! Playing a game: moves (with the AI's reply in `ai` mode), undo and resign, and the loop
+//! every write to an online game goes through ([`write_online`]).
 //!
-//! Each handler loads the game, works out the new position with the rules (and the AI, which
-//! may think for a while: no lock is held meanwhile), then commits guarded by the version it
-//! loaded. If another request changed the game in between, nothing was written: the handler
-//! loads again and decides afresh. For a move with `ply` that means the retried-move rule or
-//! 409 PLY_MISMATCH; a move without `ply`, undo and resign apply to the newer position.
-
-use std::future::Future;
+//! Each handler loads the game, works out the new position with the rules, then commits guarded
+//! by the version it loaded. If another request changed the game in between, nothing was
+//! written: the handler loads again and decides afresh. For a move with `ply` that means the
+//! retried-move rule or 409 PLY_MISMATCH; a move without `ply`, undo and resign apply to the
+//! newer position.
+//!
+//! The AI's reply is searched once per move request, outside any lock and outside that loop: if
+//! the game changed while the AI thought, the answer is the game as it now is when the move is
+//! in it (a retry that landed), and otherwise 409 GAME_CHANGED. It never searches again, so a
+//! request takes at most one AI budget.
+//!
+//! In an online game only a seated player writes, and a move only on their turn. Time is taken
+//! when the request arrives: if the running clock's flag fell before then, the write that the
+//! request asked for does not happen; the game is ended on time (if no timer did it first) and
+//! the answer is 409 GAME_OVER with the timed-out state.
 use std::sync::Arc;
 
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
-use gomoku_rules::{Point, UndoError};
+use gomoku_rules::{Ending, Point, Stone, UndoError};
 use serde::Deserialize;
+use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::extract::{GameId, JsonBody};
-use super::games::load;
-use super::openapi::{BadBody, Busy, BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
+use super::extract::{GameId, JsonBody, Whole};
+use super::games::{load, render};
+use super::responses::{BadBody, Busy, BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
 use super::view::GameState;
-use crate::ai::Ai;
 use crate::auth::Player;
 use crate::error::{ApiError, ErrorBody};
+use crate::online::clock::{flag_fall, running};
 use crate::state::AppState;
-use crate::store::games::{self, Change, Mode, StoredGame, StoredMove};
-use crate::store::now;
+use crate::store::games::{
+    self, AiSetting, Change, GameStatus, Mode, Offers, Role, StoredGame, StoredMove, Written,
+};
+use crate::store::{now, now_exact, timestamp};
 
 /// Loads after a lost race before giving up with 503 BUSY (only under heavy contention on one
 /// game).
@@ -42,43 +54,103 @@ pub fn router() -> Router<AppState> {
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
 pub struct MoveRequest {
     /// Row, 0 at the top (below the board size).
-    #[schema(minimum = 0, maximum = 18)]
-    pub row: i64,
+    #[schema(value_type = i64, minimum = 0, maximum = 18)]
+    pub row: Whole,
     /// Column, 0 at the left (below the board size).
-    #[schema(minimum = 0, maximum = 18)]
-    pub col: i64,
+    #[schema(value_type = i64, minimum = 0, maximum = 18)]
+    pub col: Whole,
     /// The number of moves the client believes are on the board (0 before the first move).
     /// When given and different from `moveCount`: 200 if `moveHistory[ply]` is this very move
     /// (a retried request), otherwise 409 PLY_MISMATCH.
-    #[schema(minimum = 0)]
-    pub ply: Option<i64>,
+    #[schema(value_type = Option<i64>, minimum = 0)]
+    pub ply: Option<Whole>,
+}
+
+/// Commits a change; the answer for a stored game, None when another request got there first.
+pub(super) async fn commit(
+    state: &AppState,
+    change: Change,
+) -> Result<Option<Arc<StoredGame>>, ApiError> {
+    let cap = state.config.max_unfinished_games;
+    match games::commit(&state.db, change, cap).await? {
+        Written::Stored(stored) => Ok(Some(stored)),
+        Written::Stale => Ok(None),
+        Written::OverCap => Err(ApiError::TooManyGames(cap)),
+    }
 }
 
 /// Loads the game, lets `decide` work out the change from it, and commits that change guarded
 /// by the version loaded. If another request changed the game first, nothing was written: it
 /// loads again and decides afresh, up to [`ATTEMPTS`] times, then gives up with 503 BUSY.
 /// `decide` answers `None` when there is nothing to write: the answer is then the game as loaded.
-///
-/// `decide` returns a future that owns what it uses rather than being an async closure: the
-/// future of an async closure borrows the closure, and rustc cannot yet prove such a future
-/// `Send` for every borrow, which axum needs of a handler's future.
-async fn change_game<F, D>(
+async fn change_game<F>(
     state: &AppState,
     player: &Player,
     id: &str,
-    mut decide: F,
+    decide: F,
 ) -> Result<Json<GameState>, ApiError>
 where
-    F: FnMut(Arc<StoredGame>) -> D,
-    D: Future<Output = Result<Option<Change>, ApiError>>,
+    F: Fn(&StoredGame) -> Result<Option<Change>, ApiError>,
 {
     for _ in 0..ATTEMPTS {
         let stored = load(state, player, id).await?;
-        let Some(change) = decide(stored.clone()).await? else {
-            return Ok(Json(GameState::new(&stored)));
+        let Some(change) = decide(&stored)? else {
+            return Ok(Json(render(state, &stored, player)));
         };
-        if let Some(committed) = games::commit(&state.db, change).await? {
-            return Ok(Json(GameState::new(&committed)));
+        if let Some(committed) = commit(state, change).await? {
+            return Ok(Json(render(state, &committed, player)));
+        }
+    }
+    Err(ApiError::Busy)
+}
+
+/// 409 GAME_OVER with the game as it ended, for the caller.
+fn game_over(state: &AppState, stored: &StoredGame, player: &Player) -> ApiError {
+    ApiError::GameOverWith(Box::new(render(state, stored, player)))
+}
+
+/// The loop every write to an online game goes through: loads the game and checks that the
+/// caller sits at it (403 NOT_A_PLAYER for a spectator, 409 ONLINE_ONLY for a game of another
+/// mode) and that it has begun (409 WAITING_FOR_OPPONENT); if the flag fell before `arrival`,
+/// ends the game on time and answers 409 GAME_OVER with that state; then lets `decide` work out
+/// the change from the game and the caller's colour (None: nothing to write, the answer is the
+/// game as loaded; `ApiError::GameOver` from it is answered with the game's state), and commits
+/// it guarded by the version loaded, deciding afresh after a lost race.
+pub(super) async fn write_online<F>(
+    state: &AppState,
+    player: &Player,
+    id: &str,
+    arrival: OffsetDateTime,
+    decide: F,
+) -> Result<Json<GameState>, ApiError>
+where
+    F: Fn(&StoredGame, Stone) -> Result<Option<Change>, ApiError>,
+{
+    for _ in 0..ATTEMPTS {
+        let stored = load(state, player, id).await?;
+        let me = match stored.role(&player.id) {
+            Some(Role::Seated(colour)) => colour,
+            Some(Role::Spectator) => return Err(ApiError::NotAPlayer),
+            Some(Role::Owner) => return Err(ApiError::OnlineOnly),
+            None => return Err(ApiError::GameNotFound),
+        };
+        if stored.row.status == GameStatus::Waiting {
+            return Err(ApiError::WaitingForOpponent);
+        }
+        if let Some(timed_out) = flag_fall(&stored, arrival) {
+            match commit(state, timed_out).await? {
+                Some(ended) => return Err(game_over(state, &ended, player)),
+                None => continue,
+            }
+        }
+        let change = match decide(&stored, me) {
+            Ok(Some(change)) => change,
+            Ok(None) => return Ok(Json(render(state, &stored, player))),
+            Err(ApiError::GameOver) => return Err(game_over(state, &stored, player)),
+            Err(e) => return Err(e),
+        };
+        if let Some(committed) = commit(state, change).await? {
+            return Ok(Json(render(state, &committed, player)));
         }
     }
     Err(ApiError::Busy)
@@ -86,19 +158,43 @@ where
 
 /// Whether `moveHistory[ply]` is the move (row, col) by the caller's colour: the caller is
 /// repeating a request whose answer it did not get.
-fn is_retry(stored: &StoredGame, ply: i64, row: i64, col: i64) -> bool {
+fn is_retry(stored: &StoredGame, player_id: &str, ply: i64, row: i64, col: i64) -> bool {
     let Some(m) = usize::try_from(ply).ok().and_then(|i| stored.moves.get(i)) else {
         return false;
     };
-    let callers_colour = match stored.row.ai {
-        Some(ai) => m.stone != ai.player,
-        // In local mode the caller plays both colours.
-        None => true,
-    };
+    // In local mode the caller plays both colours.
+    let callers_colour = stored
+        .colour_of(player_id)
+        .is_none_or(|colour| m.stone == colour);
     callers_colour && i64::try_from(m.point.row) == Ok(row) && i64::try_from(m.point.col) == Ok(col)
 }
 
-/// Play a move. In `ai` mode the AI's reply is already in the answer.
+/// The board point of a move request (out of bounds when negative).
+fn point_of(body: MoveRequest) -> Result<Point, ApiError> {
+    match (usize::try_from(body.row.0), usize::try_from(body.col.0)) {
+        (Ok(row), Ok(col)) => Ok(Point::new(row, col)),
+        _ => Err(ApiError::OutOfBounds),
+    }
+}
+
+/// The `ply` rule: `Ok(true)` when the move is a retry of one already on the board (nothing to
+/// write), `Ok(false)` when it is for the current position, 409 PLY_MISMATCH otherwise.
+fn is_repeat(stored: &StoredGame, player_id: &str, body: MoveRequest) -> Result<bool, ApiError> {
+    let move_count = stored.row.move_count;
+    match body.ply {
+        Some(Whole(ply)) if ply != move_count as i64 => {
+            if is_retry(stored, player_id, ply, body.row.0, body.col.0) {
+                Ok(true)
+            } else {
+                Err(ApiError::PlyMismatch { ply, move_count })
+            }
+        }
+        _ => Ok(false),
+    }
+}
+
+/// Play a move. In `ai` mode the AI's reply is already in the answer. In an online game only
+/// the player whose colour is to move plays.
 #[utoipa::path(
     post, path = "/api/v1/games/{id}/moves", tag = "play",
     params(("id" = String, Path, description = "Game id")),
@@ -108,8 +204,9 @@ fn is_retry(stored: &StoredGame, ply: i64, row: i64, col: i64) -> bool {
         (status = 200, description = "The game after the move (and the AI's reply)", body = GameState),
         BadBody,
         Unauthorized,
+        (status = 403, description = "NOT_A_PLAYER: a spectator of an online game", body = ErrorBody),
         GameNotFound,
-        (status = 409, description = "CELL_OCCUPIED, GAME_OVER or PLY_MISMATCH", body = ErrorBody),
+        (status = 409, description = "CELL_OCCUPIED; GAME_OVER (in an online game with `game`, the state it ended in: a flag that fell before the move arrived gives the timed-out state); PLY_MISMATCH; GAME_CHANGED (the game changed while the AI was thinking; nothing was played); NOT_YOUR_TURN and WAITING_FOR_OPPONENT (online games)", body = ErrorBody),
         (status = 422, description = "OUT_OF_BOUNDS or FORBIDDEN_MOVE (with kind)", body = ErrorBody),
         RateLimited,
         BusyOrAiBusy,
@@ -121,72 +218,142 @@ pub async fn play(
     GameId(id): GameId,
     JsonBody(body): JsonBody<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    change_game(&state, &player, &id, |stored| {
-        decide_move(stored, body, state.ai.clone())
-    })
-    .await
+    let arrival = now_exact();
+    for _ in 0..ATTEMPTS {
+        let stored = load(&state, &player, &id).await?;
+        if stored.row.mode == Mode::Online {
+            return write_online(&state, &player, &id, arrival, |stored, me| {
+                decide_online_move(stored, &player.id, me, body, arrival)
+            })
+            .await;
+        }
+        let Some(mut change) = decide_move(&stored, &player.id, body)? else {
+            return Ok(Json(render(&state, &stored, &player)));
+        };
+        let Some(ai) = ai_to_reply(&stored, &change) else {
+            match commit(&state, change).await? {
+                Some(committed) => return Ok(Json(render(&state, &committed, &player))),
+                None => continue,
+            }
+        };
+        reply(&state, &mut change, ai).await?;
+        if let Some(committed) = commit(&state, change).await? {
+            return Ok(Json(render(&state, &committed, &player)));
+        }
+        // The reply was for a game that is no more: answer for the game as it is now.
+        let ply = body.ply.map_or(stored.row.move_count as i64, |p| p.0);
+        let now = load(&state, &player, &id).await?;
+        return if is_retry(&now, &player.id, ply, body.row.0, body.col.0) {
+            Ok(Json(render(&state, &now, &player)))
+        } else {
+            Err(ApiError::GameChanged)
+        };
+    }
+    Err(ApiError::Busy)
 }
 
-/// The change a move makes: the move, and in `ai` mode the AI's reply; `None` for a retried move
-/// that is already on the board.
-async fn decide_move(
-    stored: Arc<StoredGame>,
+/// The change a move makes in a local or ai game, without the AI's reply; `None` for a retried
+/// move that is already on the board.
+fn decide_move(
+    stored: &StoredGame,
+    player_id: &str,
     body: MoveRequest,
-    engine: Ai,
 ) -> Result<Option<Change>, ApiError> {
-    let move_count = stored.row.move_count;
-    if let Some(ply) = body.ply {
-        if ply != move_count as i64 {
-            if is_retry(&stored, ply, body.row, body.col) {
-                return Ok(None);
-            }
-            return Err(ApiError::PlyMismatch { ply, move_count });
-        }
+    if is_repeat(stored, player_id, body)? {
+        return Ok(None);
     }
-    if stored.game.is_over() {
-        return Err(ApiError::GameOver);
-    }
-    let point = match (usize::try_from(body.row), usize::try_from(body.col)) {
-        (Ok(row), Ok(col)) => Point::new(row, col),
-        _ => return Err(ApiError::OutOfBounds),
-    };
     let Some(mover) = stored.game.to_move() else {
         return Err(ApiError::GameOver);
     };
-    let mut game = stored.game.clone();
-    game.play(point)?;
-    let mut moves = stored.moves.clone();
-    moves.push(StoredMove {
+    let point = point_of(body)?;
+    let mut change = stored.change(now());
+    change.game.play(point)?;
+    change.moves.push(StoredMove {
         point,
         stone: mover,
         played_at: now(),
+        clock_ms: None,
     });
-    if let (Mode::Ai, Some(ai)) = (stored.row.mode, stored.row.ai) {
-        if game.to_move() == Some(ai.player) {
-            let reply = engine
-                .best_move(game.clone(), ai.level)
-                .await?
-                .ok_or_else(|| ApiError::internal("the AI found no move in an open game"))?;
-            game.play(reply)
-                .map_err(|e| ApiError::internal(format!("the AI's move was refused: {e:?}")))?;
-            moves.push(StoredMove {
-                point: reply,
-                stone: ai.player,
-                played_at: now(),
-            });
-        }
-    }
-    Ok(Some(Change {
-        row: stored.row.clone(),
-        keep: move_count,
-        moves,
-        game,
-        resigned_by: None,
-        at: now(),
-    }))
+    Ok(Some(change))
 }
 
-/// Take back the last move (in `ai` mode, the person's last move and the AI's reply).
+/// The change a move by `me` makes in an online game, arriving at `arrival`; `None` for a
+/// retried move already on the board. The mover's clock keeps what it had left at arrival plus
+/// the increment, the opponent's starts now, and pending offers are cleared.
+fn decide_online_move(
+    stored: &StoredGame,
+    player_id: &str,
+    me: Stone,
+    body: MoveRequest,
+    arrival: OffsetDateTime,
+) -> Result<Option<Change>, ApiError> {
+    if is_repeat(stored, player_id, body)? {
+        return Ok(None);
+    }
+    match stored.game.to_move() {
+        None => return Err(ApiError::GameOver),
+        Some(mover) if mover != me => return Err(ApiError::NotYourTurn),
+        Some(_) => {}
+    }
+    let point = point_of(body)?;
+    let at = now_exact();
+    let mut change = stored.change(timestamp(at));
+    change.game.play(point)?;
+    let increment = stored.row.time_control.map_or(0, |tc| tc.increment_ms);
+    change.clock = match stored.row.clock {
+        // The flag was checked against the same arrival before this decision.
+        Some(clock) => Some(
+            clock
+                .after_move(me, increment, arrival, at)
+                .map_err(|_| ApiError::GameOver)?,
+        ),
+        None => None,
+    };
+    if change.game.is_over() {
+        // A five or a draw stops the clocks: nobody's runs any more.
+        change.clock = change.clock.map(|c| c.stopped(None, at));
+    }
+    change.offers = Offers::default();
+    change.moves.push(StoredMove {
+        point,
+        stone: me,
+        played_at: timestamp(at),
+        clock_ms: change.clock.map(|c| c.left(me)),
+    });
+    Ok(Some(change))
+}
+
+/// The AI's settings when, after `change`, it is the AI's turn in an `ai`-mode game.
+fn ai_to_reply(stored: &StoredGame, change: &Change) -> Option<AiSetting> {
+    stored
+        .row
+        .ai
+        .filter(|ai| change.game.to_move() == Some(ai.player))
+}
+
+/// Adds the AI's reply to `change` (one search).
+async fn reply(state: &AppState, change: &mut Change, ai: AiSetting) -> Result<(), ApiError> {
+    let point = state
+        .ai
+        .best_move(change.game.clone(), ai.level)
+        .await?
+        .ok_or_else(|| ApiError::internal("the AI found no move in an open game"))?;
+    change
+        .game
+        .play(point)
+        .map_err(|e| ApiError::internal(format!("the AI's move was refused: {e:?}")))?;
+    change.moves.push(StoredMove {
+        point,
+        stone: ai.player,
+        played_at: now(),
+        clock_ms: None,
+    });
+    change.at = now();
+    Ok(())
+}
+
+/// Take back the last move (in `ai` mode, the person's last move and the AI's reply). Online
+/// games have no plain undo: a player offers a takeback, which the opponent accepts.
 #[utoipa::path(
     post, path = "/api/v1/games/{id}/undo", tag = "play",
     params(("id" = String, Path, description = "Game id")),
@@ -194,8 +361,9 @@ async fn decide_move(
     responses(
         (status = 200, description = "The game after the undo", body = GameState),
         Unauthorized,
+        (status = 403, description = "NOT_A_PLAYER: a spectator of an online game", body = ErrorBody),
         GameNotFound,
-        (status = 409, description = "NOTHING_TO_UNDO, or GAME_OVER for a resigned game", body = ErrorBody),
+        (status = 409, description = "NOTHING_TO_UNDO; GAME_OVER for a game ended off the board (resigned); TOO_MANY_GAMES when it would reopen a finished game past the cap on unfinished games; TAKEBACK_REQUIRED in an online game", body = ErrorBody),
         RateLimited,
         Busy,
     )
@@ -205,8 +373,12 @@ pub async fn undo(
     player: Player,
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
-    change_game(&state, &player, &id, |stored| async move {
-        take_back(&stored).map(Some)
+    change_game(&state, &player, &id, |stored| {
+        match stored.role(&player.id) {
+            Some(Role::Spectator) => Err(ApiError::NotAPlayer),
+            Some(Role::Seated(_)) => Err(ApiError::TakebackRequired),
+            _ => take_back(stored).map(Some),
+        }
     })
     .await
 }
@@ -214,7 +386,7 @@ pub async fn undo(
 /// The change an undo makes: the last move off the board, or in `ai` mode the person's last move
 /// and the AI's reply to it.
 fn take_back(stored: &StoredGame) -> Result<Change, ApiError> {
-    if stored.row.resigned_by.is_some() {
+    if stored.game.outcome().ending().is_some() {
         return Err(ApiError::GameOver);
     }
     let count = stored.moves.len();
@@ -235,25 +407,18 @@ fn take_back(stored: &StoredGame) -> Result<Change, ApiError> {
             Some(_) => 1,
         },
     };
-    let mut game = stored.game.clone();
-    for _ in 0..take {
-        game.undo().map_err(|e| match e {
-            UndoError::NothingToUndo => ApiError::NothingToUndo,
-            UndoError::Resigned => ApiError::GameOver,
-        })?;
-    }
-    let keep = count - take;
-    Ok(Change {
-        row: stored.row.clone(),
-        keep,
-        moves: stored.moves[..keep].to_vec(),
-        game,
-        resigned_by: None,
-        at: now(),
-    })
+    let mut change = stored.change(now());
+    change.game.take_back(take).map_err(|e| match e {
+        UndoError::NothingToUndo => ApiError::NothingToUndo,
+        UndoError::Decided => ApiError::GameOver,
+    })?;
+    change.keep = count - take;
+    change.moves.truncate(change.keep);
+    Ok(change)
 }
 
-/// Resign: the side to move (the person, in `ai` mode) loses.
+/// Resign: the side to move (the person, in `ai` mode) loses. In an online game the caller's
+/// colour loses, whoever is to move.
 #[utoipa::path(
     post, path = "/api/v1/games/{id}/resign", tag = "play",
     params(("id" = String, Path, description = "Game id")),
@@ -261,8 +426,9 @@ fn take_back(stored: &StoredGame) -> Result<Change, ApiError> {
     responses(
         (status = 200, description = "The resigned game", body = GameState),
         Unauthorized,
+        (status = 403, description = "NOT_A_PLAYER: a spectator of an online game", body = ErrorBody),
         GameNotFound,
-        (status = 409, description = "GAME_OVER", body = ErrorBody),
+        (status = 409, description = "GAME_OVER (in an online game with `game`, the state it ended in); WAITING_FOR_OPPONENT", body = ErrorBody),
         RateLimited,
         Busy,
     )
@@ -272,20 +438,32 @@ pub async fn resign(
     player: Player,
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
-    change_game(&state, &player, &id, |stored| async move {
-        let Some(loser) = stored.game.to_move() else {
-            return Err(ApiError::GameOver);
-        };
-        let mut game = stored.game.clone();
-        game.resign()?;
-        Ok(Some(Change {
-            row: stored.row.clone(),
-            keep: stored.moves.len(),
-            moves: stored.moves.clone(),
-            game,
-            resigned_by: Some(loser),
-            at: now(),
-        }))
+    let arrival = now_exact();
+    let stored = load(&state, &player, &id).await?;
+    if stored.row.mode == Mode::Online {
+        return write_online(&state, &player, &id, arrival, |stored, me| {
+            end_online(stored, Ending::Resigned(me), arrival).map(Some)
+        })
+        .await;
+    }
+    change_game(&state, &player, &id, |stored| {
+        let mut change = stored.change(now());
+        change.game.resign()?;
+        Ok(Some(change))
     })
     .await
+}
+
+/// The change that ends an online game off the board at `at` (a resignation, a draw agreed):
+/// the clocks stop where they stand and pending offers go.
+pub(super) fn end_online(
+    stored: &StoredGame,
+    ending: Ending,
+    at: OffsetDateTime,
+) -> Result<Change, ApiError> {
+    let mut change = stored.change(timestamp(at));
+    change.game.end(ending)?;
+    change.clock = stored.row.clock.map(|c| c.stopped(running(stored), at));
+    change.offers = Offers::default();
+    Ok(change)
 }

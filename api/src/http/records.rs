@@ -11,21 +11,19 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use gomoku_rules::{Coord, Game, PlayError, Point, Rule, Stone};
+use gomoku_rules::{Coord, Game, PlayError, Point, Rule};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::extract::{GameId, JsonBody};
+use super::extract::{GameId, JsonBody, Whole};
 use super::games::{load, store_new};
-use super::openapi::{BadBody, Busy, GameNotFound, RateLimited, Unauthorized};
-use super::view::{
-    end_reason_name, mode_name, rule_name, status_name, win_line_view, AiView, EndReasonName,
-    GameState, ModeName, PointView, RuleName, StatusName,
-};
+use super::responses::{BadBody, Busy, GameNotFound, RateLimited, Unauthorized};
+use super::view::{AiView, GameState, ResultView, TimeControlView};
+use super::wire::{ModeName, RuleName, Wire};
 use crate::auth::Player;
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
-use crate::store::games::{Mode, NewGame, Standing, StoredMove};
+use crate::store::games::{Mode, NewGame, StoredMove};
 use crate::store::now;
 
 /// The record format this server writes and reads.
@@ -39,6 +37,7 @@ pub fn router() -> Router<AppState> {
 
 /// A move in a record.
 #[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct RecordMove {
     pub row: usize,
     pub col: usize,
@@ -48,17 +47,10 @@ pub struct RecordMove {
     pub coord: String,
     /// When the move was played (RFC 3339).
     pub at: String,
-}
-
-/// How a recorded game ended (or stands).
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct RecordResult {
-    pub status: StatusName,
-    #[schema(minimum = 1, maximum = 2)]
-    pub winner: Option<u8>,
-    pub end_reason: Option<EndReasonName>,
-    pub win_line: Option<Vec<PointView>>,
+    /// In a timed game: the mover's time left after the move, its increment included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0)]
+    pub clock_ms: Option<i64>,
 }
 
 /// A game record (`gomoku-1.0`).
@@ -72,14 +64,17 @@ pub struct GameRecord {
     pub board_size: usize,
     pub mode: ModeName,
     pub ai: Option<AiView>,
+    /// The time control of a timed online game; null otherwise.
+    pub time_control: Option<TimeControlView>,
     pub moves: Vec<RecordMove>,
-    pub result: RecordResult,
+    /// How the game ended (or stands).
+    pub result: ResultView,
     pub created_at: String,
     pub finished_at: Option<String>,
     pub exported_at: String,
 }
 
-/// Download a game record.
+/// Download a game record (of a game of the caller's, or of any online game).
 #[utoipa::path(
     get, path = "/api/v1/games/{id}/export", tag = "records",
     params(("id" = String, Path, description = "Game id")),
@@ -99,14 +94,14 @@ pub async fn export(
 ) -> Result<Response, ApiError> {
     let stored = load(&state, &player, &id).await?;
     let size = stored.row.board_size;
-    let standing = Standing::of(&stored.game);
     let record = GameRecord {
         version: RECORD_VERSION.to_string(),
         id: stored.row.id.clone(),
-        rule: rule_name(stored.row.rule),
+        rule: Wire(stored.row.rule),
         board_size: size,
-        mode: mode_name(stored.row.mode),
+        mode: Wire(stored.row.mode),
         ai: stored.row.ai.map(AiView::from),
+        time_control: stored.row.time_control.map(TimeControlView::from),
         moves: stored
             .moves
             .iter()
@@ -116,14 +111,10 @@ pub async fn export(
                 player: m.stone.as_u8(),
                 coord: Coord::from_point(m.point, size).to_string(),
                 at: m.played_at.clone(),
+                clock_ms: m.clock_ms,
             })
             .collect(),
-        result: RecordResult {
-            status: status_name(standing.status),
-            winner: standing.winner.map(Stone::as_u8),
-            end_reason: standing.end_reason.and_then(end_reason_name),
-            win_line: win_line_view(&standing.win_line),
-        },
+        result: ResultView::of(&stored),
         created_at: stored.row.created_at.clone(),
         finished_at: stored.row.finished_at.clone(),
         exported_at: now(),
@@ -141,30 +132,38 @@ pub async fn export(
     Ok(response)
 }
 
+/// The record versions this server reads (as the description shows them).
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)] // describes the JSON only
+pub enum RecordVersion {
+    #[serde(rename = "gomoku-1.0")]
+    V1,
+}
+
 /// A record to import. Fields not listed (ids, times, result, coords) are ignored.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportRecord {
-    /// Must be "gomoku-1.0".
-    #[schema(pattern = "^gomoku-1\\.0$", example = "gomoku-1.0")]
+    /// Must be "gomoku-1.0"; read as text, so that another version is INVALID_RECORD.
+    #[schema(value_type = RecordVersion, inline)]
     pub version: String,
     #[schema(value_type = RuleName)]
     pub rule: String,
-    #[schema(minimum = 9, maximum = 19)]
-    pub board_size: i64,
+    #[schema(value_type = i64, minimum = 9, maximum = 19)]
+    pub board_size: Whole,
     pub moves: Vec<ImportMove>,
 }
 
 /// A move of a record to import.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ImportMove {
-    #[schema(minimum = 0, maximum = 18)]
-    pub row: i64,
-    #[schema(minimum = 0, maximum = 18)]
-    pub col: i64,
+    #[schema(value_type = i64, minimum = 0, maximum = 18)]
+    pub row: Whole,
+    #[schema(value_type = i64, minimum = 0, maximum = 18)]
+    pub col: Whole,
     /// 1 black, 2 white, alternating from black.
-    #[schema(minimum = 1, maximum = 2)]
-    pub player: i64,
+    #[schema(value_type = i64, minimum = 1, maximum = 2)]
+    pub player: Whole,
 }
 
 fn invalid(message: impl Into<String>, move_index: Option<usize>) -> ApiError {
@@ -186,21 +185,19 @@ pub fn replay_record(record: &ImportRecord) -> Result<Game, ApiError> {
         .rule
         .parse()
         .map_err(|_| invalid("unknown rule", None))?;
-    let size = match record.board_size {
+    let size = match record.board_size.0 {
         n @ 9..=19 => n as usize,
         _ => return Err(invalid("boardSize must be between 9 and 19", None)),
     };
     let mut game = Game::new(size, rule).map_err(|e| invalid(format!("{e:?}"), None))?;
     for (index, m) in record.moves.iter().enumerate() {
-        let expected = if index % 2 == 0 {
-            Stone::Black
-        } else {
-            Stone::White
+        let Some(expected) = game.to_move() else {
+            return Err(invalid("move after the game ended", Some(index)));
         };
-        if m.player != i64::from(expected.as_u8()) {
+        if m.player.0 != i64::from(expected.as_u8()) {
             return Err(invalid("players must alternate, black first", Some(index)));
         }
-        let point = match (usize::try_from(m.row), usize::try_from(m.col)) {
+        let point = match (usize::try_from(m.row.0), usize::try_from(m.col.0)) {
             (Ok(row), Ok(col)) if row < size && col < size => Point::new(row, col),
             _ => return Err(invalid("move outside the board", Some(index))),
         };
@@ -246,17 +243,18 @@ pub async fn import(
             point: m.point,
             stone: m.stone,
             played_at: at.clone(),
+            clock_ms: None,
         })
         .collect();
     let new = NewGame {
-        player_id: player.id,
+        player_id: player.id.clone(),
         mode: Mode::Local,
         ai: None,
-        resigned_by: None,
         moves,
         game,
+        online: None,
     };
-    store_new(&state, new).await
+    store_new(&state, &player, new).await
 }
 
 #[cfg(test)]

@@ -1,121 +1,24 @@
-//! The JSON the API serves and accepts, shared by the resource modules, with its OpenAPI
-//! schemas. Built from the store's rows and the rules' types; field names are camelCase.
+//! The JSON the API serves about games, shared by the resource modules, with its OpenAPI
+//! schemas. Built from the store's rows and the rules' types; field names are camelCase. What
+//! a game's result is (status, winner, end reason, win line, side to move) is read off the
+//! rules' outcome, or off the columns the store wrote from it, and never worked out here.
+//!
+//! A state is rendered for one viewer: `you` is the viewer's colour, and the rest is the same
+//! for everyone (the players' presence, the clocks as of the time of rendering).
 
-use gomoku_engine::Level;
-use gomoku_rules::{ForbiddenKind, Move, Point, Stone};
-use serde::{Deserialize, Serialize};
+use gomoku_rules::{Game, Move, Point, Stone};
+use serde::Serialize;
+use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use crate::store::games::{AiSetting, Mode, Standing, StoredGame, StoredMove, SummaryRow};
-
-/// How a game is played.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ModeName {
-    Local,
-    Ai,
-}
-
-/// The rule set judging a game.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum RuleName {
-    Freestyle,
-    Standard,
-    Renju,
-}
-
-/// The AI's strength.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum LevelName {
-    Easy,
-    Medium,
-    Hard,
-    Master,
-}
-
-/// Where a game stands.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum StatusName {
-    Playing,
-    BlackWon,
-    WhiteWon,
-    Draw,
-}
-
-/// Why a game ended.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum EndReasonName {
-    Five,
-    Resign,
-    BoardFull,
-    NoFivePossible,
-}
-
-/// Why a point is forbidden for black under renju.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ForbiddenKindName {
-    DoubleThree,
-    DoubleFour,
-    Overline,
-}
-
-impl From<ForbiddenKind> for ForbiddenKindName {
-    fn from(kind: ForbiddenKind) -> Self {
-        match kind {
-            ForbiddenKind::DoubleThree => ForbiddenKindName::DoubleThree,
-            ForbiddenKind::DoubleFour => ForbiddenKindName::DoubleFour,
-            ForbiddenKind::Overline => ForbiddenKindName::Overline,
-        }
-    }
-}
-
-pub fn mode_name(mode: Mode) -> ModeName {
-    match mode {
-        Mode::Local => ModeName::Local,
-        Mode::Ai => ModeName::Ai,
-    }
-}
-
-pub fn rule_name(rule: gomoku_rules::Rule) -> RuleName {
-    match rule {
-        gomoku_rules::Rule::Freestyle => RuleName::Freestyle,
-        gomoku_rules::Rule::Standard => RuleName::Standard,
-        gomoku_rules::Rule::Renju => RuleName::Renju,
-    }
-}
-
-fn level_name(level: Level) -> LevelName {
-    match level {
-        Level::Easy => LevelName::Easy,
-        Level::Medium => LevelName::Medium,
-        Level::Hard => LevelName::Hard,
-        Level::Master => LevelName::Master,
-    }
-}
-
-pub fn status_name(status: &str) -> StatusName {
-    match status {
-        "black_won" => StatusName::BlackWon,
-        "white_won" => StatusName::WhiteWon,
-        "draw" => StatusName::Draw,
-        _ => StatusName::Playing,
-    }
-}
-
-pub fn end_reason_name(reason: &str) -> Option<EndReasonName> {
-    match reason {
-        "five" => Some(EndReasonName::Five),
-        "resign" => Some(EndReasonName::Resign),
-        "board_full" => Some(EndReasonName::BoardFull),
-        "no_five_possible" => Some(EndReasonName::NoFivePossible),
-        _ => None,
-    }
-}
+use super::wire::{
+    EndReasonName, ForbiddenKindName, LevelName, ModeName, RuleName, StatusName, Wire,
+};
+use crate::online::hub::Presence;
+use crate::store::games::{
+    AiSetting, Clock, GameStatus, Mode, Offers, Seats, StoredGame, StoredMove, Summary, TimeControl,
+};
+use crate::store::timestamp;
 
 /// A point on the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -184,14 +87,180 @@ pub struct AiView {
 impl From<AiSetting> for AiView {
     fn from(ai: AiSetting) -> Self {
         AiView {
-            level: level_name(ai.level),
+            level: Wire(ai.level),
             player: ai.player.as_u8(),
         }
     }
 }
 
+/// How a game stands, as every view of it shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ResultView {
+    pub status: StatusName,
+    #[schema(minimum = 1, maximum = 2)]
+    pub winner: Option<u8>,
+    pub end_reason: Option<EndReasonName>,
+    pub win_line: Option<Vec<PointView>>,
+}
+
+impl ResultView {
+    /// The rules' verdict on a stored game (`waiting` while an online game waits for its second
+    /// player).
+    pub fn of(stored: &StoredGame) -> ResultView {
+        let outcome = stored.game.outcome();
+        ResultView {
+            status: Wire(status_of(stored.row.status, &stored.game)),
+            winner: outcome.winner().map(Stone::as_u8),
+            end_reason: outcome.end_reason().map(Wire),
+            win_line: win_line_view(outcome.win_line()),
+        }
+    }
+}
+
+/// The status to show: waiting, or what the rules say.
+fn status_of(stored: GameStatus, game: &Game) -> GameStatus {
+    match stored {
+        GameStatus::Waiting => GameStatus::Waiting,
+        GameStatus::Rules(_) => GameStatus::Rules(game.outcome().status()),
+    }
+}
+
+/// A player at a game.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlayerView {
+    pub player_id: String,
+    /// Their display name.
+    pub name: String,
+    /// Whether they have a live connection to this game now.
+    pub online: bool,
+}
+
+/// Who sits at each colour: null for a seat no one has taken yet (and for the AI's seat). The
+/// owner of a local game sits at both.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PlayersView {
+    pub black: Option<PlayerView>,
+    pub white: Option<PlayerView>,
+}
+
+impl PlayersView {
+    fn new(seats: &Seats, presence: Presence) -> PlayersView {
+        let view = |colour| {
+            seats.get(colour).map(|seat| PlayerView {
+                player_id: seat.player_id.clone(),
+                name: seat.name.clone(),
+                online: presence.of(colour),
+            })
+        };
+        PlayersView {
+            black: view(Stone::Black),
+            white: view(Stone::White),
+        }
+    }
+}
+
+/// Pending offers of an online game: the colour offering, or null.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct OffersView {
+    #[schema(minimum = 1, maximum = 2)]
+    pub takeback: Option<u8>,
+    #[schema(minimum = 1, maximum = 2)]
+    pub draw: Option<u8>,
+}
+
+impl From<Offers> for OffersView {
+    fn from(offers: Offers) -> Self {
+        OffersView {
+            takeback: offers.takeback.map(Stone::as_u8),
+            draw: offers.draw.map(Stone::as_u8),
+        }
+    }
+}
+
+/// A time control: each side's time at the start, and what a move adds to the mover's clock.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TimeControlView {
+    #[schema(minimum = 1000, maximum = 86400000)]
+    pub initial_ms: i64,
+    #[schema(minimum = 0, maximum = 60000)]
+    pub increment_ms: i64,
+}
+
+impl From<TimeControl> for TimeControlView {
+    fn from(tc: TimeControl) -> Self {
+        TimeControlView {
+            initial_ms: tc.initial_ms,
+            increment_ms: tc.increment_ms,
+        }
+    }
+}
+
+/// The clocks of a timed game at `asOf`: each side's time left, and whose clock runs (null
+/// before black's first move and once the game is over). A client counts the running clock down
+/// from `asOf` itself.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClockView {
+    #[schema(minimum = 0)]
+    pub black_ms: i64,
+    #[schema(minimum = 0)]
+    pub white_ms: i64,
+    #[schema(minimum = 1, maximum = 2)]
+    pub running: Option<u8>,
+    /// When these times were read (RFC 3339).
+    pub as_of: String,
+}
+
+impl ClockView {
+    /// The clock as it stands at `now`, `to_move` being the side to move.
+    fn new(clock: Clock, to_move: Option<Stone>, now: OffsetDateTime) -> ClockView {
+        let running = clock.deadline.and(to_move);
+        let (black_ms, white_ms) = clock.at(running, now);
+        ClockView {
+            black_ms,
+            white_ms,
+            running: running.map(Stone::as_u8),
+            as_of: timestamp(now),
+        }
+    }
+}
+
+/// What every view of a game shows about who plays it, for one viewer.
+struct Table<'a> {
+    mode: Mode,
+    seats: &'a Seats,
+    offers: Offers,
+    clock: Option<Clock>,
+    time_control: Option<TimeControl>,
+    to_move: Option<Stone>,
+}
+
+/// The viewer's part and the table's: `you`, `players`, `offers`, `clock`, `timeControl`.
+struct TableView {
+    players: PlayersView,
+    you: Option<u8>,
+    offers: OffersView,
+    clock: Option<ClockView>,
+    time_control: Option<TimeControlView>,
+}
+
+impl Table<'_> {
+    fn view(&self, viewer: &str, presence: Presence, now: OffsetDateTime) -> TableView {
+        TableView {
+            players: PlayersView::new(self.seats, presence),
+            you: self.seats.you(self.mode, viewer).map(Stone::as_u8),
+            offers: self.offers.into(),
+            clock: self.clock.map(|c| ClockView::new(c, self.to_move, now)),
+            time_control: self.time_control.map(TimeControlView::from),
+        }
+    }
+}
+
 /// The winning line, or null when there is none.
-pub fn win_line_view(line: &[Point]) -> Option<Vec<PointView>> {
+fn win_line_view(line: &[Point]) -> Option<Vec<PointView>> {
     (!line.is_empty()).then(|| line.iter().copied().map(PointView::from).collect())
 }
 
@@ -208,13 +277,26 @@ pub struct GameSummary {
     /// The colour to move; null once the game is over.
     #[schema(minimum = 1, maximum = 2)]
     pub current_player: Option<u8>,
-    pub status: StatusName,
-    #[schema(minimum = 1, maximum = 2)]
-    pub winner: Option<u8>,
-    pub end_reason: Option<EndReasonName>,
-    pub win_line: Option<Vec<PointView>>,
+    #[serde(flatten)]
+    pub result: ResultView,
     pub last_move: Option<MoveView>,
     pub ai: Option<AiView>,
+    /// Who sits at each colour, by id and name, and whether they are connected live.
+    pub players: PlayersView,
+    /// The caller's colour: their seat in an online game, theirs in an ai game; null for a
+    /// spectator and in a local game (its owner plays both).
+    #[schema(minimum = 1, maximum = 2)]
+    pub you: Option<u8>,
+    /// Pending takeback and draw offers (online games).
+    pub offers: OffersView,
+    /// The clocks of a timed online game; null when untimed.
+    pub clock: Option<ClockView>,
+    /// The time control of a timed online game; null when untimed.
+    pub time_control: Option<TimeControlView>,
+    /// Increases by one with every change of the game; a client drops a state older than the
+    /// one it has.
+    #[schema(minimum = 0)]
+    pub version: i64,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -233,23 +315,46 @@ pub struct GameState {
 }
 
 impl GameState {
-    pub fn new(stored: &StoredGame) -> GameState {
-        let StoredGame { row, moves, game } = stored;
-        let standing = Standing::of(game);
+    /// The state of `stored` as `viewer` (a player id) sees it, with `presence` and the clocks
+    /// as of `now`.
+    pub fn new(
+        stored: &StoredGame,
+        viewer: &str,
+        presence: Presence,
+        now: OffsetDateTime,
+    ) -> GameState {
+        let StoredGame {
+            row,
+            seats,
+            moves,
+            game,
+        } = stored;
+        let table = Table {
+            mode: row.mode,
+            seats,
+            offers: row.offers,
+            clock: row.clock,
+            time_control: row.time_control,
+            to_move: game.to_move(),
+        }
+        .view(viewer, presence, now);
         GameState {
             summary: GameSummary {
                 id: row.id.clone(),
-                mode: mode_name(row.mode),
-                rule: rule_name(row.rule),
+                mode: Wire(row.mode),
+                rule: Wire(row.rule),
                 board_size: row.board_size,
                 move_count: moves.len(),
                 current_player: game.to_move().map(Stone::as_u8),
-                status: status_name(standing.status),
-                winner: standing.winner.map(Stone::as_u8),
-                end_reason: standing.end_reason.and_then(end_reason_name),
-                win_line: win_line_view(&standing.win_line),
+                result: ResultView::of(stored),
                 last_move: game.last_move().map(MoveView::from),
                 ai: row.ai.map(AiView::from),
+                players: table.players,
+                you: table.you,
+                offers: table.offers,
+                clock: table.clock,
+                time_control: table.time_control,
+                version: row.version,
                 created_at: row.created_at.clone(),
                 updated_at: row.updated_at.clone(),
             },
@@ -261,34 +366,50 @@ impl GameState {
                 .map(|(p, kind)| ForbiddenView {
                     row: p.row,
                     col: p.col,
-                    kind: kind.into(),
+                    kind: Wire(kind),
                 })
                 .collect(),
         }
     }
 }
 
-impl From<SummaryRow> for GameSummary {
-    fn from(s: SummaryRow) -> Self {
-        let playing = s.status == "playing";
-        // Black plays the even plies, so the side to move follows from the count.
-        let current_player = playing.then_some(if s.row.move_count.is_multiple_of(2) {
-            1
-        } else {
-            2
-        });
+impl GameSummary {
+    /// A listing entry as `viewer` sees it, with `presence` and the clocks as of `now`.
+    pub fn new(s: Summary, viewer: &str, presence: Presence, now: OffsetDateTime) -> GameSummary {
+        let status = s.row.status;
+        let winner = match status {
+            GameStatus::Rules(status) => status.winner(),
+            GameStatus::Waiting => None,
+        };
+        let table = Table {
+            mode: s.row.mode,
+            seats: &s.seats,
+            offers: s.row.offers,
+            clock: s.row.clock,
+            time_control: s.row.time_control,
+            to_move: s.to_move,
+        }
+        .view(viewer, presence, now);
         GameSummary {
-            winner: s.winner().map(Stone::as_u8),
-            status: status_name(&s.status),
-            end_reason: s.end_reason.as_deref().and_then(end_reason_name),
-            win_line: win_line_view(&s.win_line),
+            current_player: s.to_move.map(Stone::as_u8),
+            result: ResultView {
+                status: Wire(status),
+                winner: winner.map(Stone::as_u8),
+                end_reason: s.row.end_reason.map(Wire),
+                win_line: win_line_view(&s.win_line),
+            },
             last_move: s.last_move.map(|(p, stone)| MoveView::new(p, stone)),
+            players: table.players,
+            you: table.you,
+            offers: table.offers,
+            clock: table.clock,
+            time_control: table.time_control,
+            version: s.row.version,
             id: s.row.id,
-            mode: mode_name(s.row.mode),
-            rule: rule_name(s.row.rule),
+            mode: Wire(s.row.mode),
+            rule: Wire(s.row.rule),
             board_size: s.row.board_size,
             move_count: s.row.move_count,
-            current_player,
             ai: s.row.ai.map(AiView::from),
             created_at: s.row.created_at,
             updated_at: s.row.updated_at,

@@ -6,16 +6,25 @@
 //! queueing writers here beats letting them contend inside SQLite, whose busy handler sleeps in
 //! steps of milliseconds.
 //!
-//! Queries live next to their tables: [`players`] (players and sessions) and [`games`] (games
-//! and their moves).
+//! Queries live next to their tables: [`players`] (players and sessions), [`games`] (games
+//! and their moves) and [`analyses`] (post-game analyses and their analysed moves). What they
+//! take and return are the rules' types and the store's own; no sqlx type crosses out of this
+//! module, so the layers above would not notice another backend.
+//! [`backup`] copies a database without opening it for writing.
+//!
+//! What else must hear of a committed change (the live hub, the clock timers) registers a
+//! [`Watch`]: the writer tells it of every change and deletion of a game right after the commit,
+//! in commit order, before the request that made it is answered.
 
+pub mod analyses;
+pub mod backup;
 pub mod games;
 pub mod players;
+mod sqlite;
 pub mod writer;
 
-use std::path::Path;
 use std::str::FromStr;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -24,6 +33,11 @@ use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
 use crate::config::{Config, Synchronous};
+use games::cache::PositionCache;
+use games::StoredGame;
+pub use sqlite::in_memory;
+use sqlite::is_busy;
+use writer::{WriteFailed, Writer};
 
 /// Connections for concurrent reads (the writer has its own).
 const READ_CONNECTIONS: u32 = 8;
@@ -31,30 +45,85 @@ const READ_CONNECTIONS: u32 = 8;
 /// Failures of the store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error(transparent)]
-    Sql(#[from] sqlx::Error),
-    /// Another process held the database past the busy timeout.
+    #[error("database: {0}")]
+    Sql(sqlx::Error),
+    /// Another process held the database past the busy timeout (or no connection was free).
     #[error("the database is busy")]
     Busy,
-    /// The game changed since it was loaded (the write's savepoint is rolled back).
-    #[error("the game changed meanwhile")]
-    Conflict,
     /// The writer could not carry out this write: its batch failed as a whole (or panicked), a
     /// commit hook panicked, or the write was malformed.
     #[error("write batch failed: {0}")]
     Batch(String),
-    /// Stored data the rules refuse (a correct server never writes it; it would mean the file
-    /// was edited by hand).
-    #[error("stored game {0} is inconsistent: {1}")]
+    /// Stored data the rules refuse, or a stored name no type knows (a correct server never
+    /// writes it; it would mean the file was edited by hand or by a newer version).
+    #[error("stored row {0} is inconsistent: {1}")]
     Corrupt(String, String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        if is_busy(&e) {
+            StoreError::Busy
+        } else {
+            StoreError::Sql(e)
+        }
+    }
+}
+
+impl From<WriteFailed> for StoreError {
+    fn from(e: WriteFailed) -> StoreError {
+        match e {
+            WriteFailed::Busy => StoreError::Busy,
+            WriteFailed::Batch(why) => StoreError::Batch(why),
+        }
+    }
+}
+
+/// Hears of every committed change to a game, in commit order. Called in the writer task right
+/// after the commit and before the caller is answered, so it must neither block nor await: hand
+/// the news on (a broadcast send, a spawned task) and return.
+pub trait Watch: Send + Sync {
+    /// `game` as it now is.
+    fn changed(&self, game: &Arc<StoredGame>);
+    /// Game `id` was deleted.
+    fn deleted(&self, id: &str);
+}
+
+/// The watchers of a database, set once (at start, before serving); shared by every clone.
+#[derive(Clone, Default)]
+pub struct Watchers(Arc<OnceLock<Vec<Arc<dyn Watch>>>>);
+
+impl Watchers {
+    fn all(&self) -> &[Arc<dyn Watch>] {
+        self.0.get().map_or(&[], Vec::as_slice)
+    }
+
+    pub(crate) fn changed(&self, game: &Arc<StoredGame>) {
+        for watch in self.all() {
+            watch.changed(game);
+        }
+    }
+
+    pub(crate) fn deleted(&self, id: &str) {
+        for watch in self.all() {
+            watch.deleted(id);
+        }
+    }
+}
+
+impl std::fmt::Debug for Watchers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Watchers({})", self.all().len())
+    }
 }
 
 /// The database: a read pool and the single writer, on the same file.
 #[derive(Debug, Clone)]
 pub struct Db {
     read: SqlitePool,
-    writer: writer::Writer,
-    positions: Arc<games::PositionCache>,
+    writer: Writer<SqliteConnection>,
+    positions: Arc<PositionCache>,
+    watchers: Watchers,
 }
 
 impl Db {
@@ -78,41 +147,70 @@ impl Db {
         let conn: SqliteConnection = options.connect().await?;
         Ok(Db {
             read,
-            writer: writer::Writer::start(conn, config.busy_timeout()),
+            writer: Writer::start(conn, config.busy_timeout()),
             positions: Default::default(),
+            watchers: Watchers::default(),
         })
     }
 
+    /// Registers what must hear of every committed change from now on. Once per database: a
+    /// second call changes nothing and returns false.
+    pub fn watch(&self, watchers: Vec<Arc<dyn Watch>>) -> bool {
+        self.watchers.0.set(watchers).is_ok()
+    }
+
+    /// Whether the database answers (for the health check).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("select 1").execute(&self.read).await?;
+        Ok(())
+    }
+
     /// Applies the migrations in `migrations/` that this database has not seen yet. Runs at
-    /// start, before any request, so it may use a pooled connection.
+    /// start, before any request, on a pooled connection.
+    ///
+    /// Foreign keys are off while they run, as SQLite's procedure for rebuilding a table needs:
+    /// dropping a table that others reference would otherwise delete their rows through `on
+    /// delete cascade`. sqlx runs each migration in a transaction, where that PRAGMA has no
+    /// effect, so it is set on the connection first; every reference is checked afterwards, and
+    /// a violation stops the start.
     pub async fn migrate(&self) -> Result<(), sqlx::migrate::MigrateError> {
-        sqlx::migrate!("./migrations").run(&self.read).await
+        let mut conn = self.read.acquire().await?;
+        sqlx::query("pragma foreign_keys = off")
+            .execute(&mut *conn)
+            .await?;
+        let migrated = sqlx::migrate!("./migrations").run(&mut *conn).await;
+        let dangling = sqlx::query("pragma foreign_key_check")
+            .fetch_all(&mut *conn)
+            .await;
+        sqlx::query("pragma foreign_keys = on")
+            .execute(&mut *conn)
+            .await?;
+        migrated?;
+        match dangling?.len() {
+            0 => Ok(()),
+            n => Err(sqlx::migrate::MigrateError::Source(
+                format!("{n} rows reference rows that do not exist after migrating").into(),
+            )),
+        }
     }
 
     /// The pool for reads.
-    pub fn reader(&self) -> &SqlitePool {
+    fn reader(&self) -> &SqlitePool {
         &self.read
     }
 
     /// The single writer, through which every write goes.
-    pub fn writer(&self) -> &writer::Writer {
+    fn writer(&self) -> &Writer<SqliteConnection> {
         &self.writer
     }
 
     /// Games as last committed, with their rebuilt positions (shared with the writer's hooks).
-    pub fn positions(&self) -> &Arc<games::PositionCache> {
+    fn positions(&self) -> &Arc<PositionCache> {
         &self.positions
     }
 
-    /// Writes a consistent copy of the live database to `path` (`VACUUM INTO` reads one
-    /// snapshot, so writers may go on meanwhile).
-    pub async fn backup(&self, path: &Path) -> Result<(), sqlx::Error> {
-        let target = path.to_string_lossy().into_owned();
-        sqlx::query("vacuum into ?")
-            .bind(target)
-            .execute(&self.read)
-            .await?;
-        Ok(())
+    fn watchers(&self) -> &Watchers {
+        &self.watchers
     }
 
     /// Closes the read pool, letting in-flight statements finish. The writer stops once the
@@ -122,27 +220,21 @@ impl Db {
     }
 }
 
-/// SQLite BUSY or LOCKED (any extended code) after the busy timeout, or no connection free in
-/// time: both mean "another writer holds the database", which the client may retry.
-pub fn is_busy(e: &sqlx::Error) -> bool {
-    match e {
-        sqlx::Error::PoolTimedOut => true,
-        sqlx::Error::Database(db) => db
-            .code()
-            .and_then(|c| c.parse::<i32>().ok())
-            // The primary result code is the low byte of the extended one: 5 BUSY, 6 LOCKED.
-            .is_some_and(|code| matches!(code & 0xff, 5 | 6)),
-        _ => false,
-    }
-}
-
 /// The current time as stored: RFC 3339 in UTC with exactly six fractional digits, so that
 /// text order is time order (listings sort on it).
 pub fn now() -> String {
     timestamp(OffsetDateTime::now_utc())
 }
 
-fn timestamp(t: OffsetDateTime) -> String {
+/// The current time at the precision it is stored with (microseconds), so that a time kept in
+/// memory equals the same time read back.
+pub fn now_exact() -> OffsetDateTime {
+    let t = OffsetDateTime::now_utc();
+    t.replace_nanosecond(t.microsecond() * 1_000).unwrap_or(t)
+}
+
+/// A time in the stored form.
+pub fn timestamp(t: OffsetDateTime) -> String {
     let t = t.to_offset(time::UtcOffset::UTC);
     format!(
         "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z",
@@ -156,14 +248,32 @@ fn timestamp(t: OffsetDateTime) -> String {
     )
 }
 
-/// True when `s` is a timestamp as [`now`] writes it (used to validate cursors).
-pub fn is_timestamp(s: &str) -> bool {
-    s.len() == 27 && OffsetDateTime::parse(s, &Rfc3339).is_ok_and(|t| timestamp(t) == s)
+/// The stored form of the time `age` ago, to compare stored timestamps with as text.
+pub fn ago(age: Duration) -> String {
+    let age = time::Duration::try_from(age).unwrap_or(time::Duration::MAX);
+    let then = OffsetDateTime::now_utc()
+        .checked_sub(age)
+        .unwrap_or(OffsetDateTime::UNIX_EPOCH);
+    timestamp(then)
+}
+
+/// A stored time read back; None unless `s` is exactly as [`timestamp`] writes it.
+pub fn parse_timestamp(s: &str) -> Option<OffsetDateTime> {
+    let t = OffsetDateTime::parse(s, &Rfc3339).ok()?;
+    (s.len() == 27 && timestamp(t) == s).then_some(t)
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A migrated database in a file of `dir`.
+    pub(crate) async fn db_in(dir: &tempfile::TempDir) -> Db {
+        let url = format!("sqlite://{}", dir.path().join("t.db").display());
+        let db = Db::open(&Config::for_database(&url)).await.unwrap();
+        db.migrate().await.unwrap();
+        db
+    }
 
     /// Stored timestamps have a fixed width, parse as RFC 3339, and sort as text in time order.
     #[test]
@@ -176,8 +286,16 @@ mod tests {
         );
         assert_eq!(a.len(), 27);
         assert!(a < b);
-        assert!(is_timestamp(&a) && is_timestamp(&now()));
-        assert!(!is_timestamp("2026-01-01T00:00:00Z"));
-        assert!(!is_timestamp("garbage"));
+        assert!(parse_timestamp(&a).is_some() && parse_timestamp(&now()).is_some());
+        assert!(parse_timestamp("2026-01-01T00:00:00Z").is_none());
+        assert!(parse_timestamp("garbage").is_none());
+    }
+
+    /// A time in the past sorts before now, and a huge age stops at the epoch.
+    #[test]
+    fn ago_is_before_now() {
+        let day = ago(Duration::from_secs(86_400));
+        assert!(parse_timestamp(&day).is_some() && day < now());
+        assert_eq!(ago(Duration::MAX), "1970-01-01T00:00:00.000000Z");
     }
 }

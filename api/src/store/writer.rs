@@ -16,6 +16,12 @@
 //! writes of that batch are dropped unanswered, which their callers see as a failed write (500
 //! INTERNAL at the HTTP edge). A panic in a commit hook fails only that hook's write, whose batch
 //! is committed by then.
+//!
+//! The writer knows nothing of the tables or of the store's errors: it is generic over what it
+//! needs of a connection ([`Batching`]: a transaction holding several writes, each in a savepoint
+//! it can undo alone), and over each write's result and error type, which only has to take in the
+//! writer's own [`WriteFailed`]. SQLite's connection is the one [`Batching`] today (in
+//! [`sqlite`](super::sqlite)).
 
 use std::any::Any;
 use std::future::Future;
@@ -24,10 +30,7 @@ use std::pin::{pin, Pin};
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
-use sqlx::{Connection, SqliteConnection};
 use tokio::sync::{mpsc, oneshot};
-
-use super::StoreError;
 
 /// Most writes committed in one transaction.
 const MAX_BATCH: usize = 128;
@@ -37,54 +40,85 @@ const QUEUE: usize = 4096;
 /// A future borrowing the connection.
 pub type BoxFuture<'c, T> = Pin<Box<dyn Future<Output = T> + Send + 'c>>;
 
-/// One queued write, its result type erased.
-trait Task: Send {
+/// The statements the writer itself sends around the writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Starts the batch's transaction, taking the write lock.
+    Begin,
+    /// Marks the start of one write.
+    Savepoint,
+    /// Undoes the newest write alone.
+    RollbackToSavepoint,
+    Commit,
+    /// Abandons the whole batch.
+    Rollback,
+}
+
+/// What the writer needs of its connection.
+pub trait Batching: Send + 'static {
+    type Error: std::fmt::Display + Send;
+    fn step(&mut self, step: Step) -> BoxFuture<'_, Result<(), Self::Error>>;
+    /// Whether a failure means "another process holds the database" (worth retrying).
+    fn is_busy(error: &Self::Error) -> bool;
+    fn close(self) -> BoxFuture<'static, ()>;
+}
+
+/// Why the writer could not carry out a write (the write's own errors are its own type).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WriteFailed {
+    /// The database stayed locked by another process past the busy timeout.
+    #[error("the database is busy")]
+    Busy,
+    /// The batch failed as a whole (or panicked), a commit hook panicked, or the writer stopped.
+    #[error("write batch failed: {0}")]
+    Batch(String),
+}
+
+/// One queued write, its result and error types erased.
+trait Task<C>: Send {
     /// Runs the write; on success, what to do once the batch is committed (or not).
-    fn run<'c>(
-        self: Box<Self>,
-        conn: &'c mut SqliteConnection,
-    ) -> BoxFuture<'c, Option<Box<dyn Finish>>>;
+    fn run<'c>(self: Box<Self>, conn: &'c mut C) -> BoxFuture<'c, Option<Box<dyn Finish>>>;
     /// The batch could not start: answer with this error.
-    fn fail(self: Box<Self>, error: StoreError);
+    fn fail(self: Box<Self>, error: WriteFailed);
     fn enqueued(&self) -> Instant;
 }
 
 /// A write that ran; answers its caller once the fate of the batch is known.
 trait Finish: Send {
-    fn finish(self: Box<Self>, committed: Result<(), StoreError>);
+    fn finish(self: Box<Self>, committed: Result<(), WriteFailed>);
 }
 
 /// Runs in the writer task right after the commit that made a write durable, before its caller
 /// hears of it: such hooks therefore run in commit order.
 pub type OnCommit<T> = Box<dyn FnOnce(&T) + Send>;
 
-struct Pending<F, T> {
+struct Pending<F, T, E> {
     work: F,
     on_commit: Option<OnCommit<T>>,
-    reply: oneshot::Sender<Result<T, StoreError>>,
+    reply: oneshot::Sender<Result<T, E>>,
     enqueued: Instant,
 }
 
-struct Ran<T> {
+struct Ran<T, E> {
     value: T,
     on_commit: Option<OnCommit<T>>,
-    reply: oneshot::Sender<Result<T, StoreError>>,
+    reply: oneshot::Sender<Result<T, E>>,
 }
 
-impl<T: Send> Finish for Ran<T> {
-    fn finish(self: Box<Self>, committed: Result<(), StoreError>) {
+impl<T: Send, E: From<WriteFailed> + Send> Finish for Ran<T, E> {
+    fn finish(self: Box<Self>, committed: Result<(), WriteFailed>) {
         let Ran {
             value,
             on_commit,
             reply,
         } = *self;
-        let mut answer = committed.map(|()| value);
+        let mut answer = committed.map(|()| value).map_err(E::from);
         if let (Ok(value), Some(hook)) = (&answer, on_commit) {
             // Caught here rather than by the batch, so that the other writes of the batch, which
             // are committed too, still run their hooks and hear of it.
             if let Err(panic) = catch_unwind(AssertUnwindSafe(|| hook(value))) {
                 tracing::error!(panic = panic_message(&*panic), "a commit hook panicked");
-                answer = Err(StoreError::Batch("a commit hook panicked".into()));
+                answer = Err(WriteFailed::Batch("a commit hook panicked".into()).into());
             }
         }
         // A caller that has gone away (client disconnected) no longer needs the answer.
@@ -92,17 +126,14 @@ impl<T: Send> Finish for Ran<T> {
     }
 }
 
-impl<F, T> Task for Pending<F, T>
+impl<C, F, T, E> Task<C> for Pending<F, T, E>
 where
-    F: for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, StoreError>>
-        + Send
-        + 'static,
+    C: Send + 'static,
+    F: for<'c> FnOnce(&'c mut C) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
     T: Send + 'static,
+    E: From<WriteFailed> + Send + 'static,
 {
-    fn run<'c>(
-        self: Box<Self>,
-        conn: &'c mut SqliteConnection,
-    ) -> BoxFuture<'c, Option<Box<dyn Finish>>> {
+    fn run<'c>(self: Box<Self>, conn: &'c mut C) -> BoxFuture<'c, Option<Box<dyn Finish>>> {
         Box::pin(async move {
             let Pending {
                 work,
@@ -124,8 +155,8 @@ where
         })
     }
 
-    fn fail(self: Box<Self>, error: StoreError) {
-        let _ = self.reply.send(Err(error));
+    fn fail(self: Box<Self>, error: WriteFailed) {
+        let _ = self.reply.send(Err(error.into()));
     }
 
     fn enqueued(&self) -> Instant {
@@ -134,14 +165,27 @@ where
 }
 
 /// The handle through which writes are queued. Cheap to clone.
-#[derive(Debug, Clone)]
-pub struct Writer {
-    queue: mpsc::Sender<Box<dyn Task>>,
+pub struct Writer<C> {
+    queue: mpsc::Sender<Box<dyn Task<C>>>,
 }
 
-impl Writer {
+impl<C> Clone for Writer<C> {
+    fn clone(&self) -> Self {
+        Writer {
+            queue: self.queue.clone(),
+        }
+    }
+}
+
+impl<C> std::fmt::Debug for Writer<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Writer").finish_non_exhaustive()
+    }
+}
+
+impl<C: Batching> Writer<C> {
     /// Starts the writer task on `conn`.
-    pub fn start(conn: SqliteConnection, busy_timeout: Duration) -> Writer {
+    pub fn start(conn: C, busy_timeout: Duration) -> Writer<C> {
         let (queue, receiver) = mpsc::channel(QUEUE);
         tokio::spawn(write_loop(conn, receiver, busy_timeout));
         Writer { queue }
@@ -149,28 +193,22 @@ impl Writer {
 
     /// Runs `work` in the next batch and returns its result once that batch has committed.
     /// `work` must leave the connection as it found it on error; its savepoint is rolled back.
-    pub async fn write<F, T>(&self, work: F) -> Result<T, StoreError>
+    pub async fn write<F, T, E>(&self, work: F) -> Result<T, E>
     where
-        F: for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, StoreError>>
-            + Send
-            + 'static,
+        F: for<'c> FnOnce(&'c mut C) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
         T: Send + 'static,
+        E: From<WriteFailed> + Send + 'static,
     {
         self.write_then(work, None).await
     }
 
     /// Like [`Writer::write`], and runs `on_commit` with the result in the writer task once the
     /// write is committed, before answering: hooks of successive writes run in commit order.
-    pub async fn write_then<F, T>(
-        &self,
-        work: F,
-        on_commit: Option<OnCommit<T>>,
-    ) -> Result<T, StoreError>
+    pub async fn write_then<F, T, E>(&self, work: F, on_commit: Option<OnCommit<T>>) -> Result<T, E>
     where
-        F: for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, StoreError>>
-            + Send
-            + 'static,
+        F: for<'c> FnOnce(&'c mut C) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
         T: Send + 'static,
+        E: From<WriteFailed> + Send + 'static,
     {
         let (reply, answer) = oneshot::channel();
         let task = Box::new(Pending {
@@ -179,29 +217,29 @@ impl Writer {
             reply,
             enqueued: Instant::now(),
         });
-        self.queue
-            .send(task)
-            .await
-            .map_err(|_| StoreError::Batch("the writer has stopped".into()))?;
+        if self.queue.send(task).await.is_err() {
+            return Err(WriteFailed::Batch("the writer has stopped".into()).into());
+        }
         // Dropped unanswered: its batch panicked.
-        answer
-            .await
-            .map_err(|_| StoreError::Batch("the writer dropped a write".into()))?
+        match answer.await {
+            Ok(result) => result,
+            Err(_) => Err(WriteFailed::Batch("the writer dropped a write".into()).into()),
+        }
     }
 }
 
 /// A failure of the batch as a whole, for every write in it.
-fn batch_error(e: &sqlx::Error) -> StoreError {
-    if super::is_busy(e) {
-        StoreError::Busy
+fn batch_error<C: Batching>(e: &C::Error) -> WriteFailed {
+    if C::is_busy(e) {
+        WriteFailed::Busy
     } else {
-        StoreError::Batch(e.to_string())
+        WriteFailed::Batch(e.to_string())
     }
 }
 
-async fn write_loop(
-    mut conn: SqliteConnection,
-    mut receiver: mpsc::Receiver<Box<dyn Task>>,
+async fn write_loop<C: Batching>(
+    mut conn: C,
+    mut receiver: mpsc::Receiver<Box<dyn Task<C>>>,
     busy_timeout: Duration,
 ) {
     while let Some(first) = receiver.recv().await {
@@ -218,7 +256,7 @@ async fn write_loop(
             .into_iter()
             .partition(|t| t.enqueued().elapsed() > busy_timeout);
         for task in stale {
-            task.fail(StoreError::Busy);
+            task.fail(WriteFailed::Busy);
         }
         if batch.is_empty() {
             continue;
@@ -231,10 +269,10 @@ async fn write_loop(
                 "a write batch panicked; rolling it back"
             );
             // Fails harmlessly if the panic came after the commit, or before BEGIN.
-            let _ = sqlx::query("rollback").execute(&mut conn).await;
+            let _ = conn.step(Step::Rollback).await;
         }
     }
-    let _ = conn.close().await;
+    conn.close().await;
 }
 
 /// Runs `future` to completion, or up to a panic inside it, which is returned as an error
@@ -265,13 +303,11 @@ fn panic_message(panic: &(dyn Any + Send)) -> &str {
     }
 }
 
-async fn run_batch(conn: &mut SqliteConnection, batch: Vec<Box<dyn Task>>) {
-    // BEGIN IMMEDIATE takes the write lock up front (waiting up to the busy timeout), so no
-    // statement inside has to upgrade a read lock, where SQLite gives up without waiting.
-    if let Err(e) = sqlx::query("begin immediate").execute(&mut *conn).await {
+async fn run_batch<C: Batching>(conn: &mut C, batch: Vec<Box<dyn Task<C>>>) {
+    if let Err(e) = conn.step(Step::Begin).await {
         tracing::warn!(error = %e, writes = batch.len(), "could not start a write batch");
         for task in batch {
-            task.fail(batch_error(&e));
+            task.fail(batch_error::<C>(&e));
         }
         return;
     }
@@ -279,18 +315,18 @@ async fn run_batch(conn: &mut SqliteConnection, batch: Vec<Box<dyn Task>>) {
     let mut tasks = batch.into_iter();
     let mut failure = None;
     for task in tasks.by_ref() {
-        if let Err(e) = sqlx::query("savepoint write").execute(&mut *conn).await {
-            task.fail(batch_error(&e));
+        if let Err(e) = conn.step(Step::Savepoint).await {
+            task.fail(batch_error::<C>(&e));
             failure = Some(e);
             break;
         }
         let outcome = task.run(conn).await;
         match outcome {
-            // The savepoint is left open: COMMIT releases them all, and a later ROLLBACK TO
-            // finds the newest savepoint of that name, its own. One statement fewer a write.
+            // The savepoint is left open: COMMIT releases them all, and a later rollback to a
+            // savepoint finds the newest one, its own. One statement fewer a write.
             Some(finish) => ran.push(finish),
             None => {
-                if let Err(e) = sqlx::query("rollback to write").execute(&mut *conn).await {
+                if let Err(e) = conn.step(Step::RollbackToSavepoint).await {
                     failure = Some(e);
                     break;
                 }
@@ -299,7 +335,7 @@ async fn run_batch(conn: &mut SqliteConnection, batch: Vec<Box<dyn Task>>) {
     }
     let result = match failure {
         Some(e) => Err(e),
-        None => sqlx::query("commit").execute(&mut *conn).await.map(|_| ()),
+        None => conn.step(Step::Commit).await,
     };
     match result {
         Ok(()) => {
@@ -309,12 +345,12 @@ async fn run_batch(conn: &mut SqliteConnection, batch: Vec<Box<dyn Task>>) {
         }
         Err(e) => {
             tracing::warn!(error = %e, "write batch failed; rolling back");
-            let _ = sqlx::query("rollback").execute(&mut *conn).await;
+            let _ = conn.step(Step::Rollback).await;
             for finish in ran {
-                finish.finish(Err(batch_error(&e)));
+                finish.finish(Err(batch_error::<C>(&e)));
             }
             for task in tasks {
-                task.fail(batch_error(&e));
+                task.fail(batch_error::<C>(&e));
             }
         }
     }
@@ -323,6 +359,28 @@ async fn run_batch(conn: &mut SqliteConnection, batch: Vec<Box<dyn Task>>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sqlx::{Connection, SqliteConnection};
+
+    type Writer = super::Writer<SqliteConnection>;
+
+    /// What the test writes fail with: their own statement, or the writer.
+    #[derive(Debug)]
+    enum TestError {
+        Sql,
+        Write(WriteFailed),
+    }
+
+    impl From<sqlx::Error> for TestError {
+        fn from(_: sqlx::Error) -> TestError {
+            TestError::Sql
+        }
+    }
+
+    impl From<WriteFailed> for TestError {
+        fn from(e: WriteFailed) -> TestError {
+            TestError::Write(e)
+        }
+    }
 
     /// A writer on a fresh in-memory database with one table `t (x)`.
     async fn writer_on_table() -> Writer {
@@ -334,7 +392,7 @@ mod tests {
         Writer::start(conn, Duration::from_secs(5))
     }
 
-    async fn insert(writer: &Writer, x: i64) -> Result<(), StoreError> {
+    async fn insert(writer: &Writer, x: i64) -> Result<(), TestError> {
         writer
             .write(move |conn| {
                 Box::pin(async move {
@@ -355,13 +413,13 @@ mod tests {
         insert(&writer, 1).await.unwrap();
         let (a, b, c) = tokio::join!(insert(&writer, 2), insert(&writer, 1), insert(&writer, 3));
         assert!(a.is_ok() && c.is_ok());
-        assert!(matches!(b, Err(StoreError::Sql(_))));
+        assert!(matches!(b, Err(TestError::Sql)));
         assert_eq!(all(&writer).await, vec![1, 2, 3]);
     }
 
     async fn all(writer: &Writer) -> Vec<i64> {
         writer
-            .write(|conn| {
+            .write::<_, _, TestError>(|conn| {
                 Box::pin(async move {
                     Ok(sqlx::query_scalar("select x from t order by x")
                         .fetch_all(&mut *conn)
@@ -377,7 +435,7 @@ mod tests {
     #[tokio::test]
     async fn the_writer_survives_a_panicking_write() {
         let writer = writer_on_table().await;
-        let panicking = writer.write::<_, ()>(|conn| {
+        let panicking = writer.write::<_, (), TestError>(|conn| {
             Box::pin(async move {
                 sqlx::query("insert into t (x) values (99)")
                     .execute(&mut *conn)
@@ -386,7 +444,7 @@ mod tests {
             })
         });
         let (a, boom, c) = tokio::join!(insert(&writer, 1), panicking, insert(&writer, 2));
-        assert!(matches!(boom, Err(StoreError::Batch(_))));
+        assert!(matches!(boom, Err(TestError::Write(WriteFailed::Batch(_)))));
         let acknowledged: Vec<i64> = [(1, a), (2, c)]
             .into_iter()
             .filter_map(|(x, r)| r.is_ok().then_some(x))
@@ -400,7 +458,7 @@ mod tests {
     #[tokio::test]
     async fn a_panicking_hook_fails_only_its_write() {
         let writer = writer_on_table().await;
-        let hooked = writer.write_then(
+        let hooked = writer.write_then::<_, _, TestError>(
             |conn| {
                 Box::pin(async move {
                     sqlx::query("insert into t (x) values (1)")
@@ -412,7 +470,10 @@ mod tests {
             Some(Box::new(|_: &()| panic!("a bug in a hook"))),
         );
         let (hooked, other) = tokio::join!(hooked, insert(&writer, 2));
-        assert!(matches!(hooked, Err(StoreError::Batch(_))));
+        assert!(matches!(
+            hooked,
+            Err(TestError::Write(WriteFailed::Batch(_)))
+        ));
         other.unwrap();
         assert_eq!(all(&writer).await, vec![1, 2]);
     }

@@ -11,6 +11,8 @@ Component({
     options: {type: Array, value: []},
     // The value of the chosen option.
     value: {type: String, value: ''},
+    // Smaller text, for four longer choices in a row (the time controls).
+    dense: {type: Boolean, value: false},
   },
 
   methods: {

@@ -1,121 +1,319 @@
 /**
- * Game: the board, the status line and the game's buttons. The server owns
- * the game; this page sends a move, undo, resign or hint request and shows
- * the state that comes back. After any error it shows a short toast and then
- * fetches the game again, so what is on screen is exactly the server's state.
+ * Game: the board between the two player bars, a notice line, and the game's
+ * buttons. The server owns the game; this page sends a move, undo, resign or
+ * hint request and shows the state that comes back.
+ *
+ * - A move shows at once: the player's stone goes on the board faded (board's
+ *   `pending`), then the server's answer replaces it, with the AI's reply. It
+ *   is never drawn as final before the server confirmed it.
+ * - On small cells (or when the player asks for it) the first tap only places
+ *   a ghost stone with a crosshair; a second tap on the same point sends it.
+ * - If the answer to a move never came, the stone stays faded and the notice
+ *   line offers 重试 (the same move with the same `ply`: the server lands it at
+ *   most once) and 放弃 (show the server's position again).
+ * - After any other error a short toast, then the server's state again.
+ * - A first load that fails shows what happened with 重试 and 返回首页 only.
+ * - A game against a friend (mode 'online') adds what pages/game/online.js
+ *   does: the invite and waiting screen, joining from a card, the live
+ *   socket, clocks, offers and the spectator's view. Every state, whether it
+ *   answers a request or comes over the socket, goes through `_statePatch`,
+ *   which drops one not newer than what is on screen (`version`).
  *
  * setData discipline: after a move only the changed cells go out, as
- * 'board[r][c]' paths (utils/game-view.js).
+ * 'board[r][c]' paths, and lists the board only looks up as short strings
+ * (utils/game-view.js).
  */
 const api = require('../../services/api')
 const {NETWORK_ERROR} = require('../../services/request')
 const text = require('../../utils/text')
-const {gameView, gamePatch} = require('../../utils/game-view')
-const {coord} = require('../../utils/board')
+const {gameView, gameHeader, gamePatch} = require('../../utils/game-view')
+const {coord, boardMetrics, numbersFromMoves, CONFIRM_BELOW_PX} = require('../../utils/board')
+const {windowWidth} = require('../../utils/device')
+const {loadSettings, saveSettings, confirmNeeded} = require('../../utils/settings')
+const {createFeedback} = require('../../utils/feedback')
 const {exportGame} = require('../../utils/export-record')
+const {pageActions, nameActions, toastError: _toast, ask: _ask} = require('../../utils/page-actions')
+const {onlineActions, ONLINE_DATA} = require('./online')
 
-function _toast(err) {
-  wx.showToast({title: text.errorText(err), icon: 'none'})
-}
-
-Page({
-  data: {
+Page(Object.assign({}, pageActions, nameActions, onlineActions, {
+  data: Object.assign({
     gameId: '',
     title: '',
+    details: '',
+    ruleName: '',
+    blackName: '',
+    whiteName: '',
     board: [],
-    lastMove: null,
-    winLine: [],
+    last: -1, // the last move as a cell index
+    winLine: '',
     forbidden: [],
+    numbers: [],
     moveCount: 0,
     currentPlayer: null,
-    isAi: false,
+    winner: 0,
+    aiPlayer: 0,
     over: false,
+    canUndo: false,
     statusText: '加载中…',
     pending: 'load', // the request in flight: '' none, or load, move, undo, resign, hint, new
     loaded: false,
+    loadError: '', // why the first load failed; the page then offers only 重试 and 返回首页
+    canRetryLoad: true,
     hint: null,
     hintText: '',
-  },
+    ghost: null, // the confirm step's ghost stone {row, col, player}
+    ghostText: '',
+    pendingStone: null, // the player's stone sent and not yet confirmed {row, col, player, unsent?}
+    unsent: null, // a move whose answer never came {row, col, ply, player}: 重试 sends it again
+    confirm: 'auto',
+    confirmOn: false,
+    showNumbers: false,
+    muted: false,
+    showSettings: false,
+  }, ONLINE_DATA),
 
   onLoad(query) {
     this._id = query.id
-    this._settings = null
-    return this._sync()
+    // Opened from an invite card: take the free seat if there is one.
+    this._invite = query.join === '1'
+    this._state = null
+    this._visible = true
+    const settings = loadSettings()
+    this._feedback = createFeedback(settings.muted)
+    this.setData({confirm: settings.confirm, showNumbers: settings.numbers, muted: settings.muted})
+    this._watchNetwork()
+    return this._load()
   },
 
   onShow() {
+    this._visible = true
+    if (!this.data.loaded) return Promise.resolve()
+    this._goLive()
     // Coming back from replay or from the background: the server may have moved on.
-    if (this.data.loaded && !this.data.pending) return this._sync()
+    if (!this.data.pending && !this.data.unsent) return this._sync()
     return Promise.resolve()
+  },
+
+  onHide() {
+    this._visible = false
+    this._pauseLive()
+  },
+
+  onUnload() {
+    this._visible = false
+    this._pauseLive()
+    this._unwatchNetwork()
+    if (this._feedback) this._feedback.destroy()
+  },
+
+  /** The first load (through the invite when opened from a card), and 重试 after it failed. */
+  _load() {
+    const fetch = this._invite ? this._openInvite() : api.getGame(this._id)
+    return fetch.then(state => this._show(state)).catch(err => this._loadFailed(err))
+  },
+
+  /** Nothing on screen yet: say what happened instead of an empty board with live buttons. */
+  _loadFailed(err) {
+    const gone = err.code === 'GAME_NOT_FOUND'
+    this.setData({
+      pending: '',
+      loadError: gone && this._invite ? text.INVITE_GONE_TEXT : text.errorText(err),
+      canRetryLoad: !gone,
+    })
   },
 
   /** Fetch the game and show exactly the server's state. */
   _sync() {
     return api.getGame(this._id).then(state => this._show(state)).catch(err => {
+      if (!this.data.loaded) {
+        this._loadFailed(err)
+        return
+      }
       _toast(err)
-      this.setData({pending: '', statusText: text.errorText(err)})
+      this.setData({pending: ''})
     })
   },
 
-  /** Show `state`: the first time whole, afterwards as the smallest patch. */
+  /**
+   * Show `state`, the answer to the page's own request: what the state
+   * changed, and the request's traces (the pending stone, a move to retry,
+   * a hint, the ghost stone) cleared — in one setData.
+   */
   _show(state) {
-    this._settings = {mode: state.mode, rule: state.rule, boardSize: state.boardSize, ai: state.ai}
-    const patch = this.data.loaded ? gamePatch(this.data, state) : Object.assign(gameView(state), {loaded: true})
+    const patch = this._statePatch(state) || {}
     if (this.data.pending) patch.pending = ''
+    if (this.data.pendingStone) patch.pendingStone = null
+    if (this.data.unsent) patch.unsent = null
     if (this.data.hint) {
       patch.hint = null
       patch.hintText = ''
     }
+    if (this.data.ghost) {
+      patch.ghost = null
+      patch.ghostText = ''
+    }
+    this._apply(patch)
+  },
+
+  /**
+   * The patch that shows `state` — the first time whole, afterwards as the
+   * smallest change — or null when it is older than what is on screen (a
+   * state of an online game carries a `version`; one that is not newer is
+   * news already shown). Records `state` as the page's.
+   */
+  _statePatch(state) {
+    const prev = this._state
+    if (prev && typeof state.version === 'number' && typeof prev.version === 'number' && state.version <= prev.version) {
+      return null
+    }
+    const options = {numbers: this.data.showNumbers}
+    const first = !this.data.loaded
+    const patch = first
+      ? Object.assign(gameView(state, options), gameHeader(state), {loaded: true, loadError: ''})
+      : gamePatch(this.data, state, options)
+    if (first) patch.confirmOn = this._confirmOn(this.data.confirm, state.boardSize)
+    this._state = state
+    // An offer that went away because of the page's own answer or withdrawal is no news to tell.
+    const byMe = this.data.pending === 'answer' || this.data.pending === 'withdraw'
+    this._changes = {prev, state, first, byMe}
+    if (text.isOnline(state)) Object.assign(patch, this._onlinePatch(prev, state))
+    return patch
+  },
+
+  /** Send `patch`, then do what a new state starts: the title once, and for an online game its live parts. */
+  _apply(patch) {
+    const changes = this._changes
+    this._changes = null
     this.setData(patch)
-    if (patch.title) wx.setNavigationBarTitle({title: patch.title})
+    if (!changes) return
+    if (changes.first) {
+      wx.setNavigationBarTitle({title: patch.title})
+      this._offerShare(changes.state)
+    }
+    if (text.isOnline(changes.state)) this._onlineChanged(changes.prev, changes.state, changes.byMe)
+  },
+
+  _confirmOn(mode, size) {
+    return confirmNeeded(mode, boardMetrics(windowWidth(), size).cell, CONFIRM_BELOW_PX)
   },
 
   /** Run one request while the board is disabled; on error toast, then resync. */
   _act(what, request) {
-    if (this.data.pending) return Promise.resolve()
+    if (this.data.pending || this.data.unsent) return Promise.resolve()
     this.setData({pending: what})
     return request().then(state => this._show(state)).catch(err => this._recover(err))
   },
 
-  /** After a failed request: toast, then show the server's state (unless it cannot be reached). */
+  /** After a failed request: toast, then show the server's state. */
   _recover(err) {
+    if (err.code === NETWORK_ERROR) return this._restore()
     _toast(err)
-    if (err.code === NETWORK_ERROR) {
-      this.setData({pending: ''})
-      return null
-    }
     return this._sync()
+  },
+
+  /**
+   * After a lost connection: fetch the game; once it is on screen say that the
+   * page shows the server's position, or that the server is still out of reach.
+   */
+  _restore() {
+    this.setData({pending: 'load'})
+    return api.getGame(this._id).then(state => {
+      this._show(state)
+      wx.showToast({title: text.RESTORED_TEXT, icon: 'none'})
+    }).catch(err => {
+      this.setData({pending: ''})
+      _toast(err)
+    })
   },
 
   onCellTap(e) {
     const {row, col} = e.detail
-    if (this.data.over || this.data.pending) return Promise.resolve()
+    const d = this.data
+    if (!d.loaded || d.over || d.pending || d.unsent) return Promise.resolve()
+    // Against a friend only the side to move plays, and only once both have sat down.
+    if (d.online && (d.waiting || d.you !== d.currentPlayer)) return Promise.resolve()
+    if (d.board[row][col]) {
+      wx.showToast({title: text.errorText({code: 'CELL_OCCUPIED'}), icon: 'none'})
+      return Promise.resolve()
+    }
+    const name = coord(d.board.length, row, col)
+    const forbidden = d.currentPlayer === 1 && d.forbidden.find(f => f.row === row && f.col === col)
+    if (forbidden) {
+      // The server's own list for this position: say why instead of sending a move it refuses.
+      wx.showToast({title: text.forbiddenText(name, forbidden.kind), icon: 'none'})
+      return Promise.resolve()
+    }
+    if (d.confirmOn && !(d.ghost && d.ghost.row === row && d.ghost.col === col)) {
+      this.setData({ghost: {row, col, player: d.currentPlayer}, ghostText: `${name}：再点一次落子`})
+      return Promise.resolve()
+    }
     // `ply` makes a retried request harmless: the server never lands it twice.
-    const ply = this.data.moveCount
-    return this._act('move', () => api.playMove(this._id, row, col, ply))
+    return this._sendMove({row, col, ply: d.moveCount, player: d.currentPlayer}, true)
+  },
+
+  /** Send a move, its stone shown at once as pending; `fresh` is false for a retry. */
+  _sendMove(move, fresh) {
+    const isAi = !!this.data.aiPlayer
+    const patch = {
+      pending: 'move',
+      pendingStone: {row: move.row, col: move.col, player: move.player},
+      unsent: null,
+    }
+    if (this.data.ghost) Object.assign(patch, {ghost: null, ghostText: ''})
+    if (this.data.hint) Object.assign(patch, {hint: null, hintText: ''})
+    if (isAi) patch.statusText = text.statusText(this._state, true)
+    this.setData(patch)
+    if (fresh) this._feedback.ownStone()
+    return api.playMove(this._id, move.row, move.col, move.ply).then(state => {
+      const replied = isAi && state.lastMove && state.lastMove.player === state.ai.player && state.moveCount > move.ply + 1
+      this._show(state)
+      if (replied) this._feedback.aiStone()
+    }).catch(err => {
+      if (err.code === NETWORK_ERROR) {
+        // The move may or may not have landed: keep it, faded, until retried or given up.
+        this.setData({
+          pending: '',
+          unsent: move,
+          pendingStone: {row: move.row, col: move.col, player: move.player, unsent: true},
+          statusText: text.statusText(this._state, false),
+        })
+        return null
+      }
+      this.setData({pendingStone: null})
+      return this._recover(err)
+    })
+  },
+
+  onRetryMove() {
+    if (!this.data.unsent || this.data.pending) return Promise.resolve()
+    return this._sendMove(this.data.unsent, false)
+  },
+
+  onDiscardMove() {
+    if (!this.data.unsent || this.data.pending) return Promise.resolve()
+    this.setData({unsent: null, pendingStone: null})
+    return this._restore()
+  },
+
+  onCancelGhost() {
+    if (this.data.ghost) this.setData({ghost: null, ghostText: ''})
   },
 
   onUndo() {
-    if (!this.data.moveCount) return Promise.resolve()
-    return this._act('undo', () => api.undo(this._id))
+    if (!this.data.canUndo || this.data.pending || this.data.unsent) return Promise.resolve()
+    // Undo after a win (or a full board) reopens the game: ask first.
+    const asked = this.data.over ? _ask('撤销终局的一手？', '对局已经结束，撤销后可以接着下。', '撤销') : Promise.resolve(true)
+    return asked.then(confirmed => (confirmed ? this._act('undo', () => api.undo(this._id)) : null))
   },
 
   onResign() {
-    if (this.data.over || this.data.pending) return Promise.resolve()
-    return new Promise(resolve => {
-      wx.showModal({
-        title: '认输',
-        content: '确定认输吗？',
-        confirmText: '认输',
-        confirmColor: '#b71c1c',
-        success: res => resolve(res.confirm),
-        fail: () => resolve(false),
-      })
-    }).then(confirmed => (confirmed ? this._act('resign', () => api.resign(this._id)) : null))
+    if (this.data.over || this.data.pending || this.data.unsent) return Promise.resolve()
+    return _ask('认输', '确定认输吗？', '认输')
+      .then(confirmed => (confirmed ? this._act('resign', () => api.resign(this._id)) : null))
   },
 
   onHint() {
-    if (this.data.over || this.data.pending) return Promise.resolve()
+    if (this.data.over || this.data.pending || this.data.unsent) return Promise.resolve()
     this.setData({pending: 'hint'})
     return api.hint(this._id).then(h => {
       const size = this.data.board.length
@@ -128,10 +326,11 @@ Page({
   },
 
   onNewGame() {
-    if (this.data.pending || !this._settings) return Promise.resolve()
-    const {mode, rule, boardSize, ai} = this._settings
+    if (this.data.pending || !this._state) return Promise.resolve()
+    const {mode, rule, boardSize, ai} = this._state
     const settings = {mode, rule, boardSize}
     if (mode === 'ai' && ai) settings.ai = {level: ai.level, player: ai.player}
+    if (mode === 'online') Object.assign(settings, this._rematchSettings(this._state))
     this.setData({pending: 'new'})
     return api.createGame(settings).then(game => {
       this.setData({pending: ''})
@@ -149,4 +348,20 @@ Page({
   onReplay() {
     wx.navigateTo({url: `/pages/replay/replay?id=${this._id}`})
   },
-})
+
+  onSettingChange(e) {
+    const {key, value} = e.detail
+    saveSettings({[key]: value})
+    if (key === 'confirm') {
+      const patch = {confirm: value, confirmOn: this._confirmOn(value, this.data.board.length)}
+      if (!patch.confirmOn && this.data.ghost) Object.assign(patch, {ghost: null, ghostText: ''})
+      this.setData(patch)
+    } else if (key === 'numbers') {
+      const moves = (this._state && this._state.moveHistory) || []
+      this.setData({showNumbers: value, numbers: value ? numbersFromMoves(this.data.board.length, moves) : []})
+    } else if (key === 'muted') {
+      this._feedback.setMuted(value)
+      this.setData({muted: value})
+    }
+  },
+}))

@@ -1,40 +1,90 @@
 /**
- * Home: set up and start a new game, continue an unfinished one, open the
- * finished ones (replay, export, delete), and import a record from the
- * clipboard. Both lists come from the server and are refreshed on show.
+ * Home: set up and start a new game, continue an unfinished one (long-press
+ * one to delete it), open the finished ones (replay, export, delete), and
+ * import a record from a chat file or the clipboard, which opens in replay.
+ * Both lists come from the server, newest first, 20 at a time (更多 loads the
+ * next 20), and are refreshed on show.
+ *
+ * 好友对战 (a game against a friend on another phone) takes a colour (执黑,
+ * 执白 or 随机) and a time control, asks once for the display name the
+ * friend sees (editable here later), and opens the new game on its waiting
+ * screen, from where the invite is sent. In the continue list such a game
+ * says whose turn it is and whether the opponent is connected; a game shared
+ * with a friend cannot be deleted (it belongs to both).
  */
 const api = require('../../services/api')
 const text = require('../../utils/text')
 const {exportGame} = require('../../utils/export-record')
+const {recordFromChatFile, recordFromClipboard} = require('../../utils/import-record')
+const {nameActions, toastError: _toast, ask} = require('../../utils/page-actions')
 
 const MIN_SIZE = 9
 const MAX_SIZE = 19
 const PAGE_SIZE = 20
 
-function _item(summary) {
+/**
+ * The viewer's opponent in a game against a friend: {name, online}, null
+ * while the seat is empty, undefined when the listing does not say.
+ */
+function _opponent(g) {
+  if (!g.you || !g.players) return undefined
+  return g.players[text.seatKey(3 - g.you)]
+}
+
+/**
+ * A game against a friend in the lists: named by the opponent, with whether
+ * they are connected (for a game in play) and, on the right, whose turn it is.
+ */
+function _onlineItem(g, over) {
+  const opponent = _opponent(g)
+  const settings = `${text.ruleLabel(g.rule)} · ${g.boardSize}路`
+  let title = '好友对战'
+  let detail = `${settings} · ${text.movesText(g.moveCount)}`
+  if (g.status === 'waiting') {
+    title = '好友对战 · 等待好友加入'
+    detail = settings
+  } else if (opponent) {
+    title = `好友对战 · ${opponent.name}`
+    if (!over) detail = `${settings} · ${opponent.online ? '对方在线' : '对方离线'}`
+  }
+  if (over) detail = `${text.resultText(g)} · ${text.movesText(g.moveCount)}`
   return {
-    id: summary.id,
-    title: text.describeGame(summary),
-    detail: summary.status === 'playing'
-      ? `第 ${summary.moveCount} 手 · ${text.statusText(summary, false)}`
-      : `${text.resultText(summary)} · 共 ${summary.moveCount} 手`,
-    time: text.shortTime(summary.updatedAt),
+    title,
+    detail,
+    yourTurn: g.status === 'playing' && !!g.you && g.currentPlayer === g.you,
+    // A game both have sat down to belongs to both: the server refuses to delete it (SHARED_GAME).
+    deletable: g.status === 'waiting',
   }
 }
 
-function _toast(err) {
-  wx.showToast({title: text.errorText(err), icon: 'none'})
+function _item(summary) {
+  const over = summary.status !== 'playing' && summary.status !== 'waiting'
+  const item = {
+    id: summary.id,
+    title: text.describeGame(summary),
+    detail: over
+      ? `${text.resultText(summary)} · ${text.movesText(summary.moveCount)}`
+      : `${text.movesText(summary.moveCount)} · ${text.statusText(summary, false)}`,
+    time: text.shortTime(summary.updatedAt),
+    yourTurn: false,
+    deletable: true,
+  }
+  return text.isOnline(summary) ? Object.assign(item, _onlineItem(summary, over)) : item
 }
 
-Page({
+Page(Object.assign({}, nameActions, {
   data: {
     modes: text.MODES,
     levels: text.LEVELS,
     colours: text.COLOURS,
+    seats: text.SEATS,
+    timeControls: text.TIME_CONTROLS,
     rules: text.RULES,
     mode: 'ai',
     level: 'medium',
     colour: 'black',
+    seat: 'random',
+    timeControl: 'none',
     rule: 'freestyle',
     boardSize: 15,
     minSize: MIN_SIZE,
@@ -42,15 +92,34 @@ Page({
     ruleNote: text.RULES[0].note,
     starting: false,
     playing: [],
+    canDeletePlaying: false, // whether any game in the continue list can be deleted (says 长按可删除)
     playingCursor: null,
     finished: [],
     finishedCursor: null,
     loaded: false,
     loadError: '',
+    refreshing: false,
+    importing: false,
+    nameSheet: false,
+    nameBusy: false,
+    myName: '',
   },
 
   onShow() {
+    if (this.data.mode === 'online') this._loadName()
     return this._refresh()
+  },
+
+  /** The display name, shown in the 好友对战 settings (quietly absent without the server). */
+  _loadName() {
+    return api.getMe().then(me => {
+      if (me.name !== this.data.myName) this.setData({myName: me.name})
+    }).catch(() => null)
+  },
+
+  /** 修改 beside the name: the name sheet. */
+  onEditName() {
+    return this._editName().catch(_toast)
   },
 
   onPullDownRefresh() {
@@ -58,22 +127,31 @@ Page({
   },
 
   _refresh() {
+    this.setData({refreshing: true})
     return Promise.all([
       api.listGames({status: 'playing', limit: PAGE_SIZE}),
       api.listGames({status: 'finished', limit: PAGE_SIZE}),
     ]).then(([playing, finished]) => {
+      const items = playing.games.map(_item)
       this.setData({
-        playing: playing.games.map(_item),
+        playing: items,
+        canDeletePlaying: items.some(g => g.deletable),
         playingCursor: playing.nextCursor || null,
         finished: finished.games.map(_item),
         finishedCursor: finished.nextCursor || null,
         loaded: true,
         loadError: '',
+        refreshing: false,
       })
     }).catch(err => {
-      this.setData({loaded: true, loadError: text.errorText(err)})
-      _toast(err)
+      // The lists say it, with 重试; starting a new game still works.
+      this.setData({loaded: true, loadError: text.errorText(err), refreshing: false})
     })
+  },
+
+  onRetryLists() {
+    if (this.data.refreshing) return Promise.resolve()
+    return this._refresh()
   },
 
   _loadMore(status) {
@@ -90,6 +168,15 @@ Page({
 
   onModeChange(e) {
     this.setData({mode: e.detail.value})
+    if (e.detail.value === 'online' && !this.data.myName) this._loadName()
+  },
+
+  onSeatChange(e) {
+    this.setData({seat: e.detail.value})
+  },
+
+  onTimeChange(e) {
+    this.setData({timeControl: e.detail.value})
   },
 
   onLevelChange(e) {
@@ -115,12 +202,19 @@ Page({
 
   onStart() {
     if (this.data.starting) return Promise.resolve()
-    const {mode, level, colour, rule, boardSize} = this.data
+    const {mode, level, colour, seat, rule, boardSize} = this.data
     const settings = {mode, rule, boardSize}
     // The API names the AI's colour; the picker names the player's.
     if (mode === 'ai') settings.ai = {level, player: colour === 'black' ? 2 : 1}
+    if (mode === 'online') {
+      settings.seat = seat
+      const time = text.TIME_CONTROLS.find(t => t.value === this.data.timeControl)
+      if (time && time.control) settings.timeControl = time.control
+    }
     this.setData({starting: true})
-    return api.createGame(settings).then(game => {
+    // The friend will see a name: ask for one before the first such game.
+    const asked = mode === 'online' ? this._askNameOnce() : Promise.resolve()
+    return asked.then(() => api.createGame(settings)).then(game => {
       this.setData({starting: false})
       wx.navigateTo({url: `/pages/game/game?id=${game.id}`})
     }).catch(err => {
@@ -142,17 +236,29 @@ Page({
   },
 
   onDelete(e) {
+    return this._confirmDelete(e.currentTarget.dataset.id)
+  },
+
+  /** Long-press on an unfinished game: 删除, after a confirmation (not for a game shared with a friend). */
+  onPlayingLongPress(e) {
     const {id} = e.currentTarget.dataset
+    const item = this.data.playing.find(g => g.id === id)
+    if (item && !item.deletable) {
+      wx.showToast({title: text.errorText({code: 'SHARED_GAME'}), icon: 'none'})
+      return Promise.resolve()
+    }
     return new Promise(resolve => {
-      wx.showModal({
-        title: '删除对局',
-        content: '删除后无法恢复，确定吗？',
-        confirmText: '删除',
-        confirmColor: '#b71c1c',
-        success: res => resolve(res.confirm),
+      wx.showActionSheet({
+        itemList: ['删除'],
+        itemColor: '#b71c1c',
+        success: res => resolve(res.tapIndex === 0),
         fail: () => resolve(false),
       })
-    }).then(confirmed => {
+    }).then(chosen => (chosen ? this._confirmDelete(id) : null))
+  },
+
+  _confirmDelete(id) {
+    return ask('删除对局', '删除后无法恢复，确定吗？', '删除').then(confirmed => {
       if (!confirmed) return null
       return api.deleteGame(id).then(() => this._refresh(), _toast)
     })
@@ -166,25 +272,28 @@ Page({
     return this._loadMore('finished')
   },
 
-  onImport() {
-    return new Promise((resolve, reject) => {
-      wx.getClipboardData({success: res => resolve(res.data), fail: reject})
-    }).then(clip => {
-      let record
-      try {
-        record = JSON.parse(clip)
-      } catch (e) {
-        record = null
-      }
-      if (!record || typeof record !== 'object') {
-        wx.showToast({title: '剪贴板里没有棋谱（JSON）', icon: 'none'})
-        return null
-      }
+  onImportFile() {
+    return this._import(recordFromChatFile)
+  },
+
+  onImportClipboard() {
+    return this._import(recordFromClipboard)
+  },
+
+  /** Import the record `read` finds; the new game opens in replay, from where it can be continued. */
+  _import(read) {
+    if (this.data.importing) return Promise.resolve()
+    this.setData({importing: true})
+    return read().then(record => {
+      if (!record) return null
       return api.importGame(record).then(game => {
         wx.showToast({title: '棋谱已导入', icon: 'success'})
-        wx.navigateTo({url: `/pages/game/game?id=${game.id}`})
+        wx.navigateTo({url: `/pages/replay/replay?id=${game.id}`})
         return game
       })
-    }).catch(_toast)
+    }).catch(_toast).then(game => {
+      this.setData({importing: false})
+      return game
+    })
   },
-})
+}))

@@ -42,11 +42,25 @@ function tapPoint(page, row, col) {
   return flush()
 }
 
+/** The page's own components that hold buttons, by their id in the page's WXML. */
+const PARTS = ['#invite', '#offer', '#name']
+
+/** Every button of the page, its own and those of the components in PARTS that are rendered. */
+function buttons(page) {
+  const own = page.querySelectorAll('.btn').concat(page.querySelectorAll('.replay__speed'))
+  return PARTS.map(id => page.querySelector(id)).filter(Boolean)
+    .reduce((all, part) => all.concat(part.querySelectorAll('.btn')), own)
+}
+
+/** The visible texts of the page's buttons (see `buttons`). */
+function buttonTexts(page) {
+  return buttons(page).map(b => b.dom.textContent.trim())
+}
+
 /** Tap the button whose visible text is `label`. */
 function tapButton(page, label) {
-  const buttons = page.querySelectorAll('.btn').concat(page.querySelectorAll('.replay__speed'))
-  const button = buttons.find(b => b.dom.textContent.trim() === label)
-  if (!button) throw new Error(`no button "${label}"`)
+  const button = buttons(page).find(b => b.dom.textContent.trim() === label)
+  if (!button) throw new Error(`no button "${label}" (there are: ${buttonTexts(page).join(', ')})`)
   button.dispatchEvent('tap')
   return flush()
 }
@@ -56,4 +70,4 @@ function playAt(page, row, col) {
   return settle(page, () => tapPoint(page, row, col))
 }
 
-module.exports = {sleep, until, flush, settle, tapPoint, tapButton, playAt}
+module.exports = {sleep, until, flush, settle, tapPoint, tapButton, buttonTexts, playAt}

@@ -34,4 +34,15 @@ function fakeTransport() {
   return transport
 }
 
-module.exports = {fakeTransport}
+/**
+ * The usual set-up of a page's unit test: a scripted transport that already
+ * answers POST /sessions, installed as the global wx. Returns {transport, wx}.
+ */
+function installScripted() {
+  const {install} = require('./wx')
+  const transport = fakeTransport()
+  transport.on('POST', '/api/v1/sessions', () => [201, {token: 't', playerId: 'p'}])
+  return {transport, wx: install(transport)}
+}
+
+module.exports = {fakeTransport, installScripted}

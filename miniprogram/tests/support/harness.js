@@ -51,6 +51,17 @@ function payloadBytes(payload) {
  * `setDataLog` (array of payloads).
  */
 async function openPage(id, query = {}) {
+  const {page, ready} = launchPage(id, query)
+  await ready
+  return page
+}
+
+/**
+ * openPage without waiting: {page, ready}, where `ready` settles when
+ * onLoad's and onShow's promises have — for a page that asks something
+ * (a name) before it has finished loading.
+ */
+function launchPage(id, query = {}) {
   const comp = simulate.render(id)
   comp.attach(document.createElement('parent-wrapper'))
   const inst = comp.instance
@@ -63,8 +74,7 @@ async function openPage(id, query = {}) {
   // The framework calls onShow right after onLoad, without waiting for it.
   const loading = inst.onLoad ? inst.onLoad(query) : null
   const showing = inst.onShow ? inst.onShow() : null
-  await Promise.all([loading, showing])
-  return comp
+  return {page: comp, ready: Promise.all([loading, showing]).then(() => comp)}
 }
 
 /**
@@ -76,4 +86,4 @@ function byClass(node, tag, cls) {
   return Array.from(dom.querySelectorAll(`.${tag}--${cls}`))
 }
 
-module.exports = {ROOT, simulate, load, loadedIds, loadPage, openPage, payloadBytes, byClass}
+module.exports = {ROOT, simulate, load, loadedIds, loadPage, openPage, launchPage, payloadBytes, byClass}

@@ -51,4 +51,31 @@ function httpTransport(options) {
   return {abort: () => req.destroy()}
 }
 
-module.exports = {httpTransport}
+/**
+ * httpTransport, able to lose answers the way a mobile network does: after
+ * `dropNext(method, pathPattern)` the next matching request still reaches the
+ * server and is carried out there, but the app is told the request failed
+ * (wx.request's `fail`, as on a timeout), so it cannot know whether it landed.
+ */
+function lossyTransport() {
+  const drops = []
+  function transport(options) {
+    const method = (options.method || 'GET').toUpperCase()
+    const path = new URL(options.url).pathname
+    const i = drops.findIndex(d => d.method === method && d.path.test(path))
+    if (i < 0) return httpTransport(options)
+    drops.splice(i, 1)
+    return httpTransport(Object.assign({}, options, {
+      success: () => {
+        const result = {errMsg: 'request:fail timeout'}
+        if (options.fail) options.fail(result)
+        if (options.complete) options.complete(result)
+      },
+    }))
+  }
+  transport.dropNext = (method, path) => { drops.push({method, path}) }
+  transport.pendingDrops = () => drops.length
+  return transport
+}
+
+module.exports = {httpTransport, lossyTransport}

@@ -7,7 +7,7 @@
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
-const {spawn} = require('child_process')
+const {spawn, spawnSync} = require('child_process')
 
 const REPO = path.resolve(__dirname, '..', '..', '..')
 const BIN = process.env.GOMOKU_SERVER_BIN || path.join(REPO, 'target', 'debug', 'gomoku-server')
@@ -29,12 +29,15 @@ function tempDatabase() {
 }
 
 /**
- * Start the server on `dbFile`; resolves with {baseUrl, stop()} once it
- * listens. `stop()` sends SIGTERM and resolves when the process has exited.
+ * Start the server on `dbFile` at `addr` (a free port by default; the
+ * address of an earlier run to restart it where the phones expect it), with
+ * `flags` added to its command line; resolves with {baseUrl, addr, stop(),
+ * kill()} once it listens. `stop()` sends SIGTERM, `kill()` SIGKILL (a
+ * crash); both resolve when the process has exited.
  */
-function startServer(dbFile, {startTimeoutMs = 30000} = {}) {
+function startServer(dbFile, {startTimeoutMs = 30000, addr = '127.0.0.1:0', flags = []} = {}) {
   const bin = requireBinary()
-  const args = ['--addr', '127.0.0.1:0', '--database-url', `sqlite://${dbFile}`, '--write-rate-limit', '0']
+  const args = ['--addr', addr, '--database-url', `sqlite://${dbFile}`, '--write-rate-limit', '0'].concat(flags)
   const child = spawn(bin, args, {stdio: ['ignore', 'pipe', 'pipe'], env: Object.assign({}, process.env, {RUST_LOG: process.env.RUST_LOG || 'warn'})})
   let stdout = ''
   let stderr = ''
@@ -51,13 +54,16 @@ function startServer(dbFile, {startTimeoutMs = 30000} = {}) {
       const m = /listening on (\S+)/.exec(stdout)
       if (!m) return
       clearTimeout(timer)
+      const signal = sig => {
+        if (child.exitCode === null && child.signalCode === null) child.kill(sig)
+        return exited
+      }
       resolve({
         baseUrl: `http://${m[1]}`,
+        addr: m[1],
         process: child,
-        stop() {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
-          return exited
-        },
+        stop: () => signal('SIGTERM'),
+        kill: () => signal('SIGKILL'),
       })
     })
     exited.then(({code, signal}) => {
@@ -67,4 +73,16 @@ function startServer(dbFile, {startTimeoutMs = 30000} = {}) {
   })
 }
 
-module.exports = {BIN, REPO, requireBinary, tempDatabase, startServer}
+/**
+ * Whether the server binary plays online games (issue 12): a throwaway
+ * server answers `POST /games {"mode": "online"}` with 201. Asked once, in a
+ * child process (tests/support/probe-online.js), so a test file can decide
+ * at load time which of its tests run.
+ */
+function serverPlaysOnline() {
+  if (!fs.existsSync(BIN)) return false
+  const res = spawnSync(process.execPath, [path.join(__dirname, 'probe-online.js')], {encoding: 'utf8', timeout: 60000})
+  return res.status === 0 && /^online$/m.test(res.stdout)
+}
+
+module.exports = {BIN, REPO, requireBinary, tempDatabase, startServer, serverPlaysOnline}

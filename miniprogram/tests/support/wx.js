@@ -1,15 +1,27 @@
 /**
  * A `wx` for tests: what the app's JS calls, recorded so tests can assert on
- * it. Storage and files live in memory; toasts, modals, navigations and
- * shares are recorded; wx.request goes to the transport a test gives
- * (tests/support/http.js sends it over real HTTP).
+ * it. Storage and files live in memory; toasts, modals, action sheets,
+ * navigations, shares, sounds played and vibrations are recorded; the files a
+ * chat "sends" are put in `rec.chatFiles` for wx.chooseMessageFile to offer;
+ * the window is `rec.windowWidth` px wide; wx.request goes to the transport a
+ * test gives (tests/support/http.js sends it over real HTTP), and
+ * wx.connectSocket to the socket maker it gives (a scripted one by default,
+ * tests/support/fake-socket.js; tests/support/socket.js opens a real
+ * WebSocket). `rec.setNetwork(isConnected)` plays wx.onNetworkStatusChange.
  *
- * install(transport) puts it on the global `wx` (over miniprogram-simulate's
- * placeholder) and returns it.
+ * install(transport, options) puts it on the global `wx` (over
+ * miniprogram-simulate's placeholder) and returns it.
  */
+const {fakeSocket} = require('./fake-socket')
+
 const USER_DATA_PATH = 'wxfile://usr'
 
-function createWx(transport) {
+/**
+ * @param {function} transport         wx.request's stand-in
+ * @param {object} [options]
+ * @param {function} [options.socket]   wx.connectSocket's stand-in (options) → SocketTask
+ */
+function createWx(transport, {socket = fakeSocket} = {}) {
   const rec = {
     toasts: [],
     modals: [],
@@ -22,6 +34,22 @@ function createWx(transport) {
     clipboard: '',
     // What the next showModal answers; tests flip it.
     modalAnswer: true,
+    // What showActionSheet answers: the index tapped, or null for cancel.
+    sheetAnswer: 0,
+    sheets: [],
+    sounds: [],
+    vibrations: 0,
+    // Files offered by chooseMessageFile: [{name, path, size}]; contents in `files`.
+    chatFiles: [],
+    windowWidth: 375,
+    // Every SocketTask made, in order.
+    sockets: [],
+    networkListeners: [],
+    // 'shown' or 'hidden' after wx.showShareMenu / wx.hideShareMenu.
+    shareMenu: null,
+    setNetwork(isConnected) {
+      rec.networkListeners.slice().forEach(cb => cb({isConnected, networkType: isConnected ? 'wifi' : 'none'}))
+    },
   }
 
   const wx = {
@@ -35,6 +63,14 @@ function createWx(transport) {
     setStorageSync: (key, value) => { rec.storage.set(key, JSON.stringify(value)) },
     removeStorageSync: key => { rec.storage.delete(key) },
     showToast: options => { rec.toasts.push(options.title) },
+    showActionSheet: options => {
+      rec.sheets.push(options.itemList)
+      const tapIndex = rec.sheetAnswer
+      setTimeout(() => {
+        if (tapIndex === null) options.fail && options.fail({errMsg: 'showActionSheet:fail cancel'})
+        else options.success && options.success({tapIndex})
+      }, 0)
+    },
     showModal: options => {
       rec.modals.push({title: options.title, content: options.content})
       const confirm = rec.modalAnswer
@@ -42,6 +78,26 @@ function createWx(transport) {
     },
     navigateTo: options => { rec.navigations.push({type: 'navigateTo', url: options.url}) },
     redirectTo: options => { rec.navigations.push({type: 'redirectTo', url: options.url}) },
+    reLaunch: options => { rec.navigations.push({type: 'reLaunch', url: options.url}) },
+    navigateBack: () => { rec.navigations.push({type: 'navigateBack'}) },
+    getWindowInfo: () => ({windowWidth: rec.windowWidth, windowHeight: 700, pixelRatio: 2}),
+    createInnerAudioContext: () => {
+      const ctx = {
+        src: '',
+        play() { rec.sounds.push(ctx.src) },
+        stop() {},
+        destroy() { ctx.destroyed = true },
+      }
+      return ctx
+    },
+    vibrateShort: () => { rec.vibrations += 1 },
+    chooseMessageFile: options => {
+      const files = rec.chatFiles.slice(0, options.count || 1)
+      setTimeout(() => {
+        if (!files.length) options.fail && options.fail({errMsg: 'chooseMessageFile:fail cancel'})
+        else options.success && options.success({tempFiles: files})
+      }, 0)
+    },
     setNavigationBarTitle: options => { rec.titles.push(options.title) },
     stopPullDownRefresh: () => {},
     setClipboardData: options => {
@@ -60,7 +116,26 @@ function createWx(transport) {
         rec.files.set(options.filePath, options.data)
         setTimeout(() => options.success && options.success({}), 0)
       },
+      readFile: options => {
+        const has = rec.files.has(options.filePath)
+        setTimeout(() => {
+          if (has) options.success && options.success({data: rec.files.get(options.filePath)})
+          else options.fail && options.fail({errMsg: 'readFile:fail no such file'})
+        }, 0)
+      },
     }),
+    connectSocket: options => {
+      const task = socket(options)
+      rec.sockets.push(task)
+      return task
+    },
+    onNetworkStatusChange: cb => { rec.networkListeners.push(cb) },
+    offNetworkStatusChange: cb => {
+      const i = rec.networkListeners.indexOf(cb)
+      if (i >= 0) rec.networkListeners.splice(i, 1)
+    },
+    showShareMenu: () => { rec.shareMenu = 'shown' },
+    hideShareMenu: () => { rec.shareMenu = 'hidden' },
     shareFileMessage: options => {
       rec.shares.push({filePath: options.filePath, fileName: options.fileName})
       setTimeout(() => options.success && options.success({}), 0)
@@ -69,8 +144,8 @@ function createWx(transport) {
   return wx
 }
 
-function install(transport) {
-  const wx = createWx(transport)
+function install(transport, options) {
+  const wx = createWx(transport, options)
   global.wx = wx
   return wx
 }

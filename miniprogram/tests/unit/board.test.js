@@ -1,13 +1,18 @@
 /**
  * The board component: a view grid of N×N intersections with lines, star
- * points, stones and markers, emitting celltap {row, col} as numbers.
+ * points, stones, coordinates and markers, sized in whole pixels, emitting
+ * celltap {row, col} as numbers.
  */
-const fs = require('fs')
-const path = require('path')
-const {load, simulate, byClass, ROOT} = require('../support/harness')
-const {emptyBoard} = require('../../utils/board')
+const {load, simulate, byClass} = require('../support/harness')
+const {install} = require('../support/wx')
+const {emptyBoard, boardMetrics, pointsKey} = require('../../utils/board')
 
 const boardId = load('components/board/board', 'board')
+
+let wx
+beforeEach(() => {
+  wx = install(() => {})
+})
 
 function render(props) {
   const comp = simulate.render(boardId, props)
@@ -74,7 +79,7 @@ describe('board', () => {
     const board = emptyBoard(15)
     board[7][7] = 1
     board[6][8] = 2
-    const comp = render({board, lastMove: {row: 6, col: 8, player: 2}})
+    const comp = render({board, last: 6 * 15 + 8})
     const marks = byClass(comp, 'board', 'board__last')
     expect(marks).toHaveLength(1)
     expect(byClass(cellAt(comp, 15, 6, 8), 'board', 'board__last')).toHaveLength(1)
@@ -89,7 +94,7 @@ describe('board', () => {
       winLine.push({row: 7, col: c})
     }
     board[8][8] = 2
-    const comp = render({board, winLine})
+    const comp = render({board, winLine: pointsKey(15, winLine)})
     const win = byClass(comp, 'board', 'board__stone--win')
     expect(win).toHaveLength(5)
     winLine.forEach(p => expect(byClass(cellAt(comp, 15, p.row, p.col), 'board', 'board__stone--win')).toHaveLength(1))
@@ -146,18 +151,78 @@ describe('board', () => {
     expect(comp.data.axis).toHaveLength(19)
   })
 
-  test('every size from 9 to 19 fits a 750rpx screen with square cells', () => {
-    const wxss = fs.readFileSync(path.join(ROOT, 'components/board/board.wxss'), 'utf8')
-    const padding = Number(/\.board \{[^}]*padding: (\d+)rpx/.exec(wxss)[1])
-    for (let n = 9; n <= 19; n++) {
-      const rule = new RegExp(`\\.board--size-${n} \\.board__cell \\{ width: (\\d+)rpx; height: (\\d+)rpx; \\}`).exec(wxss)
-      expect(rule).not.toBeNull()
-      const [, width, height] = rule.map(Number)
-      expect(width).toBe(height)
-      // At least 16rpx of margin on each side of the board.
-      expect(n * width + 2 * padding).toBeLessThanOrEqual(750 - 32)
-      // Big enough to hit with a finger on the largest board.
-      expect(width).toBeGreaterThanOrEqual(36)
-    }
+  test('coordinates: numbers up the left side, letters along the bottom (h8 is the centre of 15×15)', () => {
+    const comp = render({board: emptyBoard(15)})
+    const ranks = byClass(comp, 'board', 'board__rank').map(el => el.textContent)
+    const files = byClass(comp, 'board', 'board__file').map(el => el.textContent)
+    expect(ranks).toEqual(Array.from({length: 15}, (_, i) => String(15 - i)))
+    expect(files).toEqual('abcdefghijklmno'.split(''))
+    // Row 7 carries the number 8, column 7 the letter h: the centre.
+    expect(ranks[7]).toBe('8')
+    expect(files[7]).toBe('h')
+  })
+
+  test('sizes are whole pixels from the window width, in CSS variables', () => {
+    wx.rec.windowWidth = 320
+    const comp = render({board: emptyBoard(19)})
+    const style = byClass(comp, 'board', 'board')[0].getAttribute('style')
+    const m = boardMetrics(320, 19)
+    expect(style).toContain(`--cell:${m.cell}px`)
+    expect(style).toContain(`--mid:${m.mid}px`)
+    expect(style).toContain(`width:${m.width}px`)
+    expect(style).toContain(`margin-left:${m.left}px`)
+  })
+
+  test('the ghost stone of the confirm step sits on its point with a crosshair through its row and column', () => {
+    const comp = render({board: emptyBoard(19), ghost: {row: 3, col: 15, player: 1}})
+    const ghosts = byClass(comp, 'board', 'board__stone--ghost')
+    expect(ghosts).toHaveLength(1)
+    expect(byClass(cellAt(comp, 19, 3, 15), 'board', 'board__stone--ghost')).toHaveLength(1)
+    expect(has(ghosts[0], 'board__stone--black')).toBe(true)
+    expect(byClass(comp, 'board', 'board__cell--cross-row')).toHaveLength(19)
+    expect(byClass(comp, 'board', 'board__cell--cross-col')).toHaveLength(19)
+    expect(has(cellAt(comp, 19, 10, 15), 'board__cell--cross-col')).toBe(true)
+    expect(has(cellAt(comp, 19, 10, 14), 'board__cell--cross-col')).toBe(false)
+  })
+
+  test('a stone waiting for the server is drawn faded, and marked when its request failed', () => {
+    const comp = render({board: emptyBoard(15), pending: {row: 7, col: 7, player: 2}})
+    const [stone] = byClass(cellAt(comp, 15, 7, 7), 'board', 'board__stone')
+    expect(has(stone, 'board__stone--pending')).toBe(true)
+    expect(has(stone, 'board__stone--white')).toBe(true)
+    expect(has(stone, 'board__stone--unsent')).toBe(false)
+    comp.setData({pending: {row: 7, col: 7, player: 2, unsent: true}})
+    expect(byClass(comp, 'board', 'board__stone--unsent')).toHaveLength(1)
+    // The server's stone replaces it.
+    const board = emptyBoard(15)
+    board[7][7] = 2
+    comp.setData({board, pending: null})
+    expect(byClass(comp, 'board', 'board__stone--pending')).toHaveLength(0)
+    expect(byClass(comp, 'board', 'board__stone--white')).toHaveLength(1)
+  })
+
+  test('move numbers on the stones, the last one marked', () => {
+    const board = emptyBoard(15)
+    const numbers = emptyBoard(15)
+    board[7][7] = 1
+    numbers[7][7] = 1
+    board[7][8] = 2
+    numbers[7][8] = 2
+    const comp = render({board, numbers, last: 7 * 15 + 8})
+    expect(byClass(comp, 'board', 'board__number').map(el => el.textContent)).toEqual(['1', '2'])
+    expect(byClass(cellAt(comp, 15, 7, 8), 'board', 'board__number--last')).toHaveLength(1)
+    // With numbers shown, the last move's dot gives way to its red number.
+    expect(byClass(comp, 'board', 'board__last')).toHaveLength(0)
+  })
+
+  test('forbidden points say their kind: 三 for double three, 四 for double four, 长 for overline', () => {
+    const forbidden = [
+      {row: 6, col: 8, kind: 'double_three'},
+      {row: 9, col: 9, kind: 'double_four'},
+      {row: 2, col: 2, kind: 'overline'},
+    ]
+    const comp = render({board: emptyBoard(15), forbidden})
+    const mark = (r, c) => byClass(cellAt(comp, 15, r, c), 'board', 'board__forbidden')[0].textContent
+    expect([mark(6, 8), mark(9, 9), mark(2, 2)]).toEqual(['三', '四', '长'])
   })
 })

@@ -1,0 +1,59 @@
+//! What the integration tests (`tests/`), the stress tool (`api/tools/stress`) and the benches
+//! (`api/benches`) share, so that each of them is written once:
+//! - [`server`]: the harness that runs the real `gomoku-server` binary on 127.0.0.1:0 against a
+//!   database it owns, and restarts, kills or stops it.
+//! - [`client`]: the one API client ([`Api`], [`Player`], [`Reply`]), error-code helpers,
+//!   [`race`] and the [`Stats`] a run reports to.
+//! - [`live`]: the live WebSocket client ([`Live`]) of a game's `/live` stream.
+//! - [`online`]: online games set up between players (a created and joined game).
+//! - [`state`]: reading served game states and checking them against the rules crate's judge.
+//! - [`stored`]: reading what the server stored, behind its back.
+//! - [`crash`]: the SIGKILL-under-load run and the book of acknowledged writes it checks against.
+//! - [`lines`]: the game lines several tests play.
+//!
+//! Nothing here is mocked: every check goes through real HTTP to the real binary and reads the
+//! real database file.
+
+pub mod client;
+pub mod crash;
+pub mod lines;
+pub mod live;
+pub mod online;
+pub mod server;
+pub mod state;
+pub mod stored;
+
+use std::time::Duration;
+
+pub use client::{
+    assert_all_unauthorized, code, game_endpoints, one_landed, race, race_players, Api, Endpoint,
+    Player, Reply, Stats,
+};
+pub use live::Live;
+pub use server::{Database, Server, ServerBinary, ServerBuilder, NO_RATE_LIMIT};
+
+/// A seed for a run's random choices, from the clock; callers print it so a run can be repeated.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos() as u64
+}
+
+/// A count from the environment variable `name` (a bench's or a run's size), or `default` when it
+/// is unset or not a number.
+pub fn env_count(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The nearest-rank `q` quantile (0 < q ≤ 1) of sorted samples; zero when there are none.
+pub fn percentile(sorted: &[Duration], q: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let rank = (sorted.len() as f64 * q).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}

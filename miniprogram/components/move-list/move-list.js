@@ -1,0 +1,41 @@
+/**
+ * The moves of a game as a list of chips ("1 h8", "2 i9"…), the one shown on
+ * the board highlighted; tapping a chip emits `select` with {step}, the number
+ * of moves to show (that move included). The replay page owns the step. A
+ * post-game analysis marks moves: the mark's symbol (?!, ?, ??, !, 漏) in its
+ * colour on the chip, named in the chip's aria-label.
+ */
+const {markName, markSymbol} = require('../../utils/text')
+
+Component({
+  properties: {
+    // The moves in order: [{coord, player}], player 1 black, 2 white.
+    moves: {type: Array, value: []},
+    // How many moves the board shows: the chip of move `current` is highlighted (0: none).
+    current: {type: Number, value: 0},
+    // The mark of each move by index ('inaccuracy', 'blunder'…), '' for none; [] for no analysis.
+    marks: {type: Array, value: []},
+  },
+
+  data: {
+    scrollTo: '',
+    badges: [], // [{mark, symbol, name}] by move index, for the view
+  },
+
+  observers: {
+    marks(marks) {
+      this.setData({badges: marks.map(m => (m ? {mark: m, symbol: markSymbol(m), name: `，${markName(m)}`} : null))})
+    },
+    // Keep the highlighted chip in view, a row early so the next one shows too.
+    current(current) {
+      this.setData({scrollTo: current > 0 ? `move-${Math.max(1, current - 4)}` : 'move-start'})
+    },
+  },
+
+  methods: {
+    onSelect(e) {
+      const step = Number(e.currentTarget.dataset.step)
+      if (step !== this.data.current) this.triggerEvent('select', {step})
+    },
+  },
+})

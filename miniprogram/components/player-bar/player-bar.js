@@ -1,0 +1,60 @@
+/**
+ * One player beside the board: their stone, their name and a caption that
+ * follows the game (落子 / 思考中… on their turn, 胜 / 负 / 和 at the end),
+ * and in a game against a friend a presence dot on the stone (green while
+ * their phone is connected), 我 on the viewer's own bar, and their clock (red
+ * under 10 s). The game page shows one per colour, so a bar holds everything
+ * about one player and nothing else; the page counts the clock down and
+ * hands over only its text.
+ */
+function _caption({stone, turn, winner, over, thinking}) {
+  if (over) {
+    if (!winner) return '和'
+    return winner === stone ? '胜' : '负'
+  }
+  if (turn !== stone) return ''
+  return thinking ? '思考中…' : '落子'
+}
+
+Component({
+  properties: {
+    // The player's colour: 1 black, 2 white.
+    stone: {type: Number, value: 1},
+    // The name shown: 你, AI · 大师, 黑方, a friend's display name…
+    name: {type: String, value: ''},
+    // The colour to move (the game's currentPlayer); the bar lights up on its own turn.
+    turn: {type: Number, value: 0},
+    // The winner's colour once the game is over, 0 for a draw.
+    winner: {type: Number, value: 0},
+    // Whether the game is over.
+    over: {type: Boolean, value: false},
+    // Whether this player (the AI) is thinking about its move now.
+    thinking: {type: Boolean, value: false},
+    // 'start' or 'end': which side of the row the bar sits on (it mirrors for 'end').
+    side: {type: String, value: 'start'},
+    // Whether this is the viewer's own seat in a game against a friend (shows 我).
+    me: {type: Boolean, value: false},
+    // Presence in a game against a friend: 'online', 'offline', or '' where it does not apply.
+    presence: {type: String, value: ''},
+    // The clock's text ('9:59'), '' in an untimed game.
+    clock: {type: String, value: ''},
+    // Whether the clock is under 10 s (shown in red).
+    low: {type: Boolean, value: false},
+    // Whether this clock is running now (it is then highlighted).
+    ticking: {type: Boolean, value: false},
+  },
+
+  data: {
+    caption: '',
+    active: false,
+  },
+
+  observers: {
+    'stone, turn, winner, over, thinking'(stone, turn, winner, over, thinking) {
+      this.setData({
+        caption: _caption({stone, turn, winner, over, thinking}),
+        active: !over && turn === stone,
+      })
+    },
+  },
+})

@@ -1,0 +1,327 @@
+/**
+ * The game page's play against a friend on another phone (mode 'online'),
+ * mixed into pages/game/game.js, which owns the board, moves and requests.
+ *
+ * - Invite: while the friend has not joined, the page is the waiting screen
+ *   (components/invite-card): 邀请好友 sends a card whose path opens this
+ *   page with the game id and `join=1`; 复制邀请 copies that path; 取消
+ *   deletes the game.
+ * - Opening a card: the page asks for a display name the first time, then
+ *   takes the free seat; a full game is watched (board read-only), a
+ *   finished one shows its result.
+ * - Live: while the page is shown, one socket (services/live.js) brings
+ *   every change as a whole state; `_show` drops one not newer than what is
+ *   on screen. Lost, it is re-opened with backoff and the banner
+ *   "连接中断，正在重连…" shows; the page fetches the state over REST
+ *   meanwhile, and at once when shown again or back online. Hidden or
+ *   closed, the socket and every timer are stopped.
+ * - Clocks: the running one counts down from the state's `clock` with one
+ *   timer and one setData a second at most (only the changed text); at 0:00
+ *   the page waits for the server, which ends the game, and asks for the
+ *   state once if no news came.
+ * - Offers: 请求悔棋 and 求和 send an offer (shown as 已请求… with 撤回); the
+ *   opponent's offer opens components/offer-dialog with 同意 / 拒绝; the
+ *   answer to one's own offer is said in a toast.
+ */
+const api = require('../../services/api')
+const {createLive} = require('../../services/live')
+const text = require('../../utils/text')
+const {clockView, nextChangeIn} = require('../../utils/clock')
+const {isOver, offerNews} = require('../../utils/game-view')
+const {ask} = require('../../utils/page-actions')
+
+/** After the running clock shows 0:00, how long to wait for the server's flag fall before asking for the state. */
+const FLAG_GRACE_MS = 1500
+
+/** The page data an online game adds (see utils/game-view.js for the fields a state sets). */
+const ONLINE_DATA = {
+  online: false,
+  you: 0, // the viewer's colour, 0 for a spectator
+  top: 2, // the colour whose bar is above the board
+  waiting: false, // the friend has not joined yet
+  blackOnline: false,
+  whiteOnline: false,
+  spectators: 0,
+  offerIn: '', // the opponent's offer to answer: 'takeback', 'draw' or ''
+  takebackOut: false,
+  drawOut: false,
+  canTakeback: false,
+  canDraw: false,
+  blackClock: '',
+  whiteClock: '',
+  blackLow: false,
+  whiteLow: false,
+  clockRunning: 0, // the colour whose clock runs, 0 for none
+  timeText: '',
+  linkDown: false, // the live connection is lost and being re-opened
+  nameSheet: false,
+  nameBusy: false,
+  myName: '',
+}
+
+/** The path an invite card opens: this page, the game, and the flag that takes the free seat. */
+function invitePath(id) {
+  return `/pages/game/game?id=${encodeURIComponent(id)}&join=1`
+}
+
+/** The clock as it should be shown: stopped once the game is over or while it waits for the friend. */
+function _shownClock(state) {
+  if (!state || !state.clock) return null
+  if (isOver(state) || state.status === 'waiting') return Object.assign({}, state.clock, {running: null})
+  return state.clock
+}
+
+const onlineActions = {
+  /**
+   * Opened from an invite card: the game, with the viewer seated if a seat
+   * was free. The name is asked for before joining, so the friend sees it at
+   * once. A game that filled up or ended meanwhile is shown as it is.
+   */
+  _openInvite() {
+    return api.getGame(this._id).then(state => {
+      if (!text.isOnline(state) || state.status !== 'waiting' || state.you) return state
+      return this._askNameOnce()
+        .then(() => api.joinGame(this._id))
+        .catch(err => {
+          if (err.code === 'GAME_FULL' || err.code === 'GAME_OVER') return api.getGame(this._id)
+          throw err
+        })
+    })
+  },
+
+  /** What a new state of an online game adds to the page's patch: the clocks' text, the time control. */
+  _onlinePatch(prev, state) {
+    const patch = this._clockPatch()
+    if (!prev) patch.timeText = text.timeText(state) || '计时'
+    return patch
+  },
+
+  /** After a new state is on screen: sounds, news of offers, a move that landed, the clock, the socket. */
+  _onlineChanged(prev, state, byMe) {
+    if (prev) {
+      const stone = state.moveCount > prev.moveCount && state.lastMove
+      if (stone && stone.player !== state.you) this._feedback.aiStone()
+      if (prev.status === 'waiting' && state.status === 'playing' && state.you) {
+        wx.showToast({title: '好友已加入，对局开始', icon: 'none'})
+      }
+      const news = byMe ? '' : offerNews(prev, state)
+      if (news) wx.showToast({title: news, icon: 'none'})
+      const patch = {}
+      // A move whose answer was lost: the state says whether it landed (or the game went on without it).
+      const unsent = this.data.unsent
+      if (unsent && state.moveCount > unsent.ply) Object.assign(patch, {unsent: null, pendingStone: null})
+      if (this.data.ghost && state.moveCount !== prev.moveCount) Object.assign(patch, {ghost: null, ghostText: ''})
+      if (Object.keys(patch).length) this.setData(patch)
+    }
+    this._flagAsked = false
+    if (isOver(state)) this._pauseLive() // nothing will change any more: no socket, no clock
+    else this._goLive()
+  },
+
+  /** Open the live socket (or keep the one there) while an online game in play is shown. */
+  _goLive() {
+    const state = this._state
+    if (!state || !text.isOnline(state) || isOver(state) || !this._visible) return
+    if (!this._live) {
+      this._live = createLive(this._id, {
+        onState: game => this._onLiveState(game),
+        onPresence: presence => this._onPresence(presence),
+        onStatus: status => this._onLinkStatus(status),
+      })
+    }
+    this._live.start()
+    this._runClock()
+  },
+
+  /** Close the socket and stop every timer (hidden, closed, or over). */
+  _pauseLive() {
+    this._stopClock()
+    if (this._live) this._live.stop()
+    if (this.data.linkDown) this.setData({linkDown: false})
+  },
+
+  _onLiveState(game) {
+    const patch = this._statePatch(game)
+    if (patch) this._apply(patch)
+  },
+
+  _onPresence(presence) {
+    const patch = this._changed({blackOnline: !!presence.black, whiteOnline: !!presence.white, spectators: presence.spectators || 0})
+    if (Object.keys(patch).length) this.setData(patch)
+  },
+
+  /** The fields of `next` that differ from what the page shows (a setData sends only those). */
+  _changed(next) {
+    const patch = {}
+    Object.keys(next).forEach(k => {
+      if (this.data[k] !== next[k]) patch[k] = next[k]
+    })
+    return patch
+  },
+
+  _onLinkStatus(status) {
+    if (status === 'live') {
+      if (this.data.linkDown) this.setData({linkDown: false})
+      return
+    }
+    this.setData({linkDown: true})
+    // The socket may have been refused for an expired session: a REST request renews it.
+    this._resync()
+  },
+
+  /**
+   * Fetch the state quietly (the banner already says the connection is
+   * down). A game that is gone (its creator cancelled it) ends the page's
+   * life: it says so, with 返回首页.
+   */
+  _resync() {
+    return api.getGame(this._id).then(state => {
+      const patch = this._statePatch(state)
+      if (patch) this._apply(patch)
+    }).catch(err => {
+      if (err.code !== 'GAME_NOT_FOUND') return
+      this._pauseLive()
+      this.setData({loadError: text.INVITE_GONE_TEXT, canRetryLoad: false})
+    })
+  },
+
+  _watchNetwork() {
+    if (typeof wx.onNetworkStatusChange !== 'function') return
+    this._onNetwork = res => {
+      if (res.isConnected) this._reconnect()
+    }
+    wx.onNetworkStatusChange(this._onNetwork)
+  },
+
+  _unwatchNetwork() {
+    if (this._onNetwork && typeof wx.offNetworkStatusChange === 'function') wx.offNetworkStatusChange(this._onNetwork)
+    this._onNetwork = null
+  },
+
+  /** The network is back (or changed): a fresh socket at once, and the state over REST meanwhile. */
+  _reconnect() {
+    if (!this._live || !this._visible || !this._state || isOver(this._state)) return
+    this._live.reconnectNow()
+    this._resync()
+  },
+
+  // --- clocks
+
+  /** The clocks' text and colour that differ from what is shown. */
+  _clockPatch() {
+    return this._changed(clockView(_shownClock(this._state), Date.now()))
+  },
+
+  /** Arm the one clock timer for when the running clock's text next changes. */
+  _runClock() {
+    this._stopClock()
+    const clock = _shownClock(this._state)
+    if (!clock || !clock.running || !this._visible) return
+    const wait = nextChangeIn(clock, Date.now())
+    if (wait !== null) {
+      this._clockTimer = setTimeout(() => {
+        this._clockTimer = null
+        const patch = this._clockPatch()
+        if (Object.keys(patch).length) this.setData(patch)
+        this._runClock()
+      }, wait)
+      return
+    }
+    // 0:00: the server ends the game and pushes it; ask once in case that push is lost.
+    if (this._flagAsked) return
+    this._flagAsked = true
+    this._clockTimer = setTimeout(() => {
+      this._clockTimer = null
+      this._resync()
+    }, FLAG_GRACE_MS)
+  },
+
+  _stopClock() {
+    if (this._clockTimer) {
+      clearTimeout(this._clockTimer)
+      this._clockTimer = null
+    }
+  },
+
+  // --- invite and waiting screen
+
+  /** The share menu for a game a friend can open; hidden for games only this phone can see. */
+  _offerShare(state) {
+    if (text.isOnline(state) && !isOver(state)) {
+      if (typeof wx.showShareMenu === 'function') wx.showShareMenu({menus: ['shareAppMessage']})
+    } else if (typeof wx.hideShareMenu === 'function') {
+      wx.hideShareMenu()
+    }
+  },
+
+  /** The invite card (邀请好友 and the menu's 转发): opens this game with the seat-taking flag. */
+  onShareAppMessage() {
+    const state = this._state
+    if (!state || !text.isOnline(state)) return {title: '来下一盘五子棋', path: '/pages/home/home'}
+    return {title: text.inviteTitle(state), path: invitePath(state.id)}
+  },
+
+  /** 复制邀请: the card's path as text, for the developer tool, where cards cannot be tapped. */
+  onCopyInvite() {
+    wx.setClipboardData({data: invitePath(this._id)})
+  },
+
+  /** 取消 on the waiting screen: delete the game, after a confirmation, and go home. */
+  onCancelGame() {
+    if (this.data.pending) return Promise.resolve()
+    return ask('取消对局？', '好友将无法再用这张邀请加入。', '取消对局').then(confirmed => {
+      if (!confirmed) return null
+      this.setData({pending: 'cancel'})
+      return api.deleteGame(this._id).then(() => {
+        this._pauseLive()
+        this.setData({pending: ''})
+        wx.reLaunch({url: '/pages/home/home'})
+      }).catch(err => this._recover(err))
+    })
+  },
+
+  /** 再来一局: the same rule, board and time, the colours swapped. */
+  _rematchSettings(state) {
+    const settings = {seat: state.you === 1 ? 'white' : state.you === 2 ? 'black' : 'random'}
+    if (state.timeControl) settings.timeControl = state.timeControl
+    return settings
+  },
+
+  // --- offers
+
+  onTakeback() {
+    const d = this.data
+    if (!d.canTakeback || d.pending || d.unsent) return Promise.resolve()
+    return this._act('offer', () => api.takeback(this._id, true))
+  },
+
+  onOfferDraw() {
+    const d = this.data
+    if (!d.canDraw || d.pending || d.unsent) return Promise.resolve()
+    return ask('求和', '向对方提出和棋？', '求和')
+      .then(confirmed => (confirmed ? this._act('offer', () => api.draw(this._id, true)) : null))
+  },
+
+  /** 撤回: take back one's own pending offer. */
+  onWithdrawOffer() {
+    const kind = this.data.takebackOut ? 'takeback' : this.data.drawOut ? 'draw' : ''
+    if (!kind) return Promise.resolve()
+    return this._act('withdraw', () => api[kind](this._id, false))
+  },
+
+  onOfferAccept() {
+    return this._answerOffer(true)
+  },
+
+  onOfferDecline() {
+    return this._answerOffer(false)
+  },
+
+  _answerOffer(accept) {
+    const kind = this.data.offerIn
+    if (!kind) return Promise.resolve()
+    return this._act('answer', () => api[kind](this._id, accept))
+  },
+}
+
+module.exports = {onlineActions, ONLINE_DATA, invitePath, FLAG_GRACE_MS}

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+/**
+ * Prints `online` when the gomoku-server binary creates online games
+ * (`POST /api/v1/games {"mode": "online"}` → 201), `local only` otherwise.
+ * Run by tests/support/server.js serverPlaysOnline() in a child process.
+ */
+const fs = require('fs')
+const {tempDatabase, startServer} = require('./server')
+const {httpTransport} = require('./http')
+
+function post(baseUrl, path, body, token) {
+  const header = {'Content-Type': 'application/json'}
+  if (token) header.Authorization = `Bearer ${token}`
+  return new Promise((resolve, reject) => httpTransport({
+    url: baseUrl + path, method: 'POST', data: body, header, success: resolve, fail: reject,
+  }))
+}
+
+async function main() {
+  const db = tempDatabase()
+  const server = await startServer(db.file)
+  try {
+    const session = await post(server.baseUrl, '/api/v1/sessions', {})
+    const game = await post(server.baseUrl, '/api/v1/games', {mode: 'online', rule: 'freestyle', boardSize: 15, seat: 'black'}, session.data.token)
+    console.log(game.statusCode === 201 ? 'online' : 'local only')
+  } finally {
+    await server.stop()
+    fs.rmSync(db.dir, {recursive: true, force: true})
+  }
+}
+
+main().catch(err => {
+  console.error(err.stack || String(err))
+  process.exit(1)
+})
