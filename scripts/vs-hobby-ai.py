@@ -11,16 +11,14 @@ test: it needs the package (and gmpy2) in the Python that runs it, e.g.
     /tmp/hobby/bin/python scripts/vs-hobby-ai.py target/release/pbrain-gomoku --games 20 --ms 1000
 
 Each game starts from one of the engine's balanced freestyle openings (each opening twice,
-colours swapped). Our engine gets the whole board with `BOARD` at every turn, so it keeps no
-state between moves; the hobby AI gets the moves on its own board. Prints W-D-L for our engine.
+colours swapped). Our engine is driven as in `gomocup_match.py` (a fresh process per game); the
+hobby AI gets the moves on its own board. Prints W-D-L for our engine.
 """
 
 import argparse
 import contextlib
 import io
-import pathlib
 import random
-import subprocess
 import sys
 import time
 
@@ -28,83 +26,9 @@ import gomoku.player.threat_space as hobby_module
 import gomoku.threat.threat_space as hobby_tss
 from gomoku.board import Board
 
+from gomocup_match import Engine, has_five, openings
+
 SIZE = 15
-OPENINGS = pathlib.Path(__file__).resolve().parent.parent / "api/engine/data/openings-freestyle.txt"
-
-
-def openings():
-    """The balanced freestyle openings as lists of (row, col) on a 15x15 board."""
-    centre = SIZE // 2
-    result = []
-    for line in OPENINGS.read_text().splitlines():
-        line = line.split("#")[0].strip()
-        if not line:
-            continue
-        stones = []
-        for offset in line.split():
-            dr, dc = (int(v) for v in offset.split(","))
-            stones.append((centre + dr, centre + dc))
-        result.append(stones)
-    return result
-
-
-class Engine:
-    """pbrain-gomoku over the Gomocup protocol."""
-
-    def __init__(self, path, ms):
-        self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send(f"START {SIZE}")
-        self.expect_ok()
-        self.send(f"INFO timeout_turn {ms}")
-        self.send("INFO rule 0")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def read(self):
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("engine closed its output")
-            line = line.strip()
-            # MESSAGE / DEBUG lines are informational.
-            if line and not line.startswith(("MESSAGE", "DEBUG")):
-                return line
-
-    def expect_ok(self):
-        line = self.read()
-        if line != "OK":
-            raise RuntimeError(f"engine said {line!r}, wanted OK")
-
-    def move(self, history, engine_first):
-        """Our move for the position after `history` (row, col) moves, black first."""
-        self.send("BOARD")
-        for i, (r, c) in enumerate(history):
-            ours = (i % 2 == 0) == engine_first
-            self.send(f"{c},{r},{1 if ours else 2}")
-        self.send("DONE")
-        x, y = (int(v) for v in self.read().split(","))
-        return (y, x)
-
-    def close(self):
-        self.send("END")
-        self.proc.wait(timeout=10)
-
-
-def has_five(stones):
-    """Five or more in a row among `stones` (freestyle: an overline wins too)."""
-    stones = set(stones)
-    for r, c in stones:
-        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-            n = 1
-            while (r + dr * n, c + dc * n) in stones:
-                n += 1
-            if n >= 5:
-                return True
-    return False
 
 
 def hobby_move(hobby, board):
@@ -114,19 +38,27 @@ def hobby_move(hobby, board):
     return (m // SIZE, m % SIZE) if isinstance(m, int) else tuple(m)
 
 
-def play(engine, opening, engine_black, rng_seed):
+def play(path, ms, opening, engine_black, rng_seed):
     random.seed(rng_seed)
+    engine = Engine(path, SIZE, ms, 0)
     board = Board()
     history = []
     for r, c in opening:
         board.move(r, c)
         history.append((r, c))
     hobby = hobby_module.ThreatSpace()
+    try:
+        return play_on(engine, board, history, hobby, engine_black)
+    finally:
+        engine.close()
+
+
+def play_on(engine, board, history, hobby, engine_black):
     hobby_ms = 0.0
     while len(history) < SIZE * SIZE:
         black_to_move = len(history) % 2 == 0
         if black_to_move == engine_black:
-            r, c = engine.move(history, engine_black)
+            (r, c), _ = engine.move(history, SIZE, 60.0)
         else:
             t = time.perf_counter()
             r, c = hobby_move(hobby, board)
@@ -141,7 +73,7 @@ def play(engine, opening, engine_black, rng_seed):
             raise RuntimeError(f"{mover} played an illegal move {r},{c} after {history}")
         board.move(r, c)
         history.append((r, c))
-        if has_five(history[len(history) - 1 :: -2]):
+        if has_five(set(history[len(history) - 1 :: -2]), (r, c)):
             return ("win" if black_to_move == engine_black else "loss"), history, hobby_ms
     return "draw", history, hobby_ms
 
@@ -156,21 +88,19 @@ def main():
     # The hobby AI prints its whole reasoning unless told not to.
     hobby_module.VERBOSE = 0
     hobby_tss.VERBOSE = 0
-    book = openings()
+    book = openings(SIZE)
     tally = {"win": 0, "draw": 0, "loss": 0}
     slowest = 0.0
-    engine = Engine(args.engine, args.ms)
     for g in range(args.games):
         opening = book[(g // 2) % len(book)]
         engine_black = g % 2 == 0
-        result, history, hobby_ms = play(engine, opening, engine_black, g)
+        result, history, hobby_ms = play(args.engine, args.ms, opening, engine_black, g)
         slowest = max(slowest, hobby_ms)
         tally[result] += 1
         colour = "black" if engine_black else "white"
         print(f"game {g + 1:3} engine {colour}: {result} after {len(history)} moves", flush=True)
         if args.verbose:
             print("  moves: " + " ".join(f"{r},{c}" for r, c in history), flush=True)
-    engine.close()
     print(f"engine W-D-L: {tally['win']}-{tally['draw']}-{tally['loss']} over {args.games} games")
     print(f"hobby AI slowest move: {slowest:.0f} ms")
 

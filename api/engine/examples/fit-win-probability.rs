@@ -2,8 +2,9 @@
 //! a win probability in the post-game analysis: plays a level against itself from the rule's
 //! balanced openings, records every searched move's score with the mover's final result (1, ½,
 //! 0), and picks the scale with the greatest likelihood. Also prints, per score band, the
-//! observed score against the fitted probability.
-//! `cargo run --release -p gomoku-engine --example fit-win-probability -- freestyle hard 100 60`
+//! observed score against the probability at the current scale. The analysis runs
+//! `ANALYSIS_SEARCHES` master searches in its 400 ms a move, hence:
+//! `cargo run --release -p gomoku-engine --example fit-win-probability -- freestyle master 133 40`
 
 use gomoku_engine::analysis::win_probability;
 use gomoku_engine::openings;

@@ -30,7 +30,8 @@ pub enum Mark {
     Inaccuracy,
     /// … by at least `ANALYSIS_MISTAKE`.
     Mistake,
-    /// … by at least `ANALYSIS_BLUNDER`.
+    /// … by at least `ANALYSIS_BLUNDER`, or the move loses by force where the engine's move
+    /// does not.
     Blunder,
     /// Every other move loses by force; this one does not.
     OnlyMove,
@@ -145,9 +146,12 @@ pub fn analyse_move(
         vcf.run(&mut pos, VCF_MAX_DEPTH).is_some()
     };
     let drop = p_best - p_played;
+    // A move into a forced loss that the engine's move avoids is a blunder however bad the
+    // position already was.
+    let walks_into_loss = played_score <= -WIN_THRESHOLD && best_score > -WIN_THRESHOLD;
     let mark = if had_win && played_score < WIN_THRESHOLD {
         Some(Mark::WinningThreatMissed)
-    } else if drop >= ANALYSIS_BLUNDER {
+    } else if drop >= ANALYSIS_BLUNDER || walks_into_loss {
         Some(Mark::Blunder)
     } else if drop >= ANALYSIS_MISTAKE {
         Some(Mark::Mistake)

@@ -35,8 +35,9 @@ use params::{
     DEFENCE_LINE_VCF_NODES, DEFENCE_LINE_VCT_DEPTH, DEFENCE_LINE_VCT_NODES, DEFENCE_ROOTS,
     DEFENCE_VCF_NODES, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES, DEFENCE_VCT_ROOTS, EASY_MIN_SHARE,
     EASY_MISS_PERCENT, HARD_DEFENCE_SHARE, HARD_VCF_SHARE, MASTER_BEAM_EXTRA, MASTER_DEFENCE_SHARE,
-    MASTER_ITERATION_CUTOFF, MASTER_VCT_PLIES, MASTER_VCT_SHARE, MASTER_WIDE_PLIES,
-    MEDIUM_MAX_DEPTH, TT_ENTRIES, VCF_MAX_DEPTH, VCF_ROOT_NODES, VCT_MAX_DEPTH, VCT_ROOT_NODES,
+    MASTER_ITERATION_CUTOFF, MASTER_VCT_PLIES, MASTER_VCT_SHARE, MASTER_VERIFY_SHARE,
+    MASTER_WIDE_PLIES, MEDIUM_MAX_DEPTH, TT_ENTRIES, VCF_MAX_DEPTH, VCF_ROOT_NODES, VCT_MAX_DEPTH,
+    VCT_ROOT_NODES, VERIFY_MOVES, VERIFY_VCF_NODES, VERIFY_VCT_DEPTH, VERIFY_VCT_NODES,
     WIN_THRESHOLD,
 };
 use position::{Position, Rng, Threat};
@@ -368,7 +369,15 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
             );
             nodes += n;
             let moves = safe;
-            let remaining = deadline.saturating_duration_since(Instant::now());
+            // Master keeps back a share of its time to verify the search's choice below.
+            let reserve = if level == Level::Master {
+                options.time_budget * MASTER_VERIFY_SHARE / 16
+            } else {
+                Duration::ZERO
+            };
+            let remaining = deadline
+                .saturating_duration_since(Instant::now())
+                .saturating_sub(reserve);
             let clock = time::Clock::new(remaining, options.stop.clone(), options.node_limit);
             let tt = if level == Level::Master {
                 TT_ENTRIES
@@ -383,12 +392,60 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
                 s.threat_defence = true;
                 s.beam_extra = MASTER_BEAM_EXTRA;
             }
-            let out = s.run(&moves)?;
+            let mut out = s.run(&moves)?;
+            if level == Level::Master && out.score.abs() < WIN_THRESHOLD {
+                let (choice, n) = verified(pos, &out.ranked, options, deadline);
+                nodes += n;
+                if choice != out.best {
+                    out.best = choice;
+                }
+            }
             let mut d = from_search(out, defending);
             d.nodes += nodes;
             Some(d)
         }
     }
+}
+
+/// Master's check of the search's choice (as strong engines do after each iteration): the
+/// opponent's VCT after the move, deeper and with more nodes than the screening before the
+/// search; a move that allows one gives way to the next in the search's order, up to
+/// `VERIFY_MOVES` moves. Returns the first move that holds (the search's best when none does
+/// or time runs out) and the solver nodes spent.
+fn verified(
+    pos: &mut Position,
+    ranked: &[usize],
+    options: &SearchOptions,
+    deadline: Instant,
+) -> (usize, u64) {
+    let cap = |n: u64| options.node_limit.map_or(n, |l| (l / 8).min(n));
+    let you = 1 - pos.to_move();
+    let mut nodes = 0;
+    for &m in ranked.iter().take(VERIFY_MOVES) {
+        if Instant::now() >= deadline {
+            break;
+        }
+        pos.make(m);
+        let mut lost = false;
+        for (kind, depth, budget) in [
+            (Kind::Vcf, VCF_MAX_DEPTH, VERIFY_VCF_NODES),
+            (Kind::Vct, VERIFY_VCT_DEPTH, VERIFY_VCT_NODES),
+        ] {
+            let mut solver = Solver::new(kind, you, cap(budget))
+                .with_deadline(deadline)
+                .with_stop(options.stop.clone());
+            lost = solver.run(pos, depth).is_some();
+            nodes += solver.nodes;
+            if lost {
+                break;
+            }
+        }
+        pos.unmake();
+        if !lost {
+            return (m, nodes);
+        }
+    }
+    (ranked[0], nodes)
 }
 
 /// The root candidates after which the opponent has no quick VCF (master: no VCT either),

@@ -55,7 +55,7 @@ impl Shape {
         Shape::Five,
         Shape::Overline,
     ];
-    fn from_u8(v: u8) -> Shape {
+    pub fn from_u8(v: u8) -> Shape {
         Shape::ALL[v as usize]
     }
 }
@@ -79,9 +79,18 @@ const POW3: [u32; 10] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683];
 
 /// The shape for `key` when fives must be exactly five stones (`exact`) or five or more.
 pub fn shape(key: u32, exact: bool) -> Shape {
+    Shape::from_u8(table(exact)[key as usize])
+}
+
+/// The whole table of [`shape`] as `Shape as u8` values indexed by key, for callers that look
+/// up many keys (the position keeps a reference instead of going through the lazy init).
+pub fn table(exact: bool) -> &'static [u8] {
     let tables = tables();
-    let t = if exact { &tables.exact } else { &tables.long };
-    Shape::from_u8(t[key as usize])
+    if exact {
+        &tables.exact
+    } else {
+        &tables.long
+    }
 }
 
 struct Tables {

@@ -7,10 +7,14 @@
 //! re-reading the board; the touched points then get their shape, threat level and point score
 //! recomputed, and per-colour totals and threat counts are adjusted by the difference.
 
-use crate::params::{DOUBLE_FOUR_BONUS, DOUBLE_THREE_BONUS, FOUR_THREE_BONUS, NEAR, SHAPE_SCORE};
+use crate::params::{
+    DOUBLE_FOUR_BONUS, DOUBLE_THREE_BONUS, EVAL_CLASS, EVAL_SHAPE, FOUR_THREE_BONUS, NEAR,
+    SHAPE_SCORE,
+};
 use crate::pattern::{self, Shape, BLOCKED, OWN, REACH};
 use gomoku_rules::{renju, Board, Game, Point, Rule, Stone};
 use std::cell::Cell;
+use std::sync::OnceLock;
 
 /// Entries of the renju forbidden-point cache (a power of two).
 const FORBIDDEN_CACHE: usize = 1 << 14;
@@ -84,6 +88,118 @@ pub fn threat_of(shapes: [Shape; 4]) -> Threat {
     }
 }
 
+/// Place values of the four directions' shapes in a point's combination code (base 10: a shape
+/// is one of ten).
+const POW10: [u16; 4] = [1, 10, 100, 1000];
+const COMBOS: usize = 10_000;
+
+/// What four line shapes make together, for every combination code: the threat, the point
+/// score (move ordering) and the point's part of the evaluation for its colour, as the side to
+/// move and as the side waiting (see `params::EVAL_SHAPE`). A point's code changes one digit
+/// when a stone lands on one of its lines, so its new values are one look-up each.
+#[derive(Debug)]
+struct Combos {
+    threat: Vec<Threat>,
+    score: Vec<i32>,
+    /// Indexed by `[forbidding][code]`: `forbidding` is 1 for black in renju, whose double
+    /// threes and double fours are forbidden points, worth nothing to it.
+    eval: [Vec<[i32; 2]>; 2],
+}
+
+fn combos() -> &'static Combos {
+    static COMBO: OnceLock<Combos> = OnceLock::new();
+    COMBO.get_or_init(|| {
+        let mut threat = Vec::with_capacity(COMBOS);
+        let mut score = Vec::with_capacity(COMBOS);
+        let mut eval = [Vec::with_capacity(COMBOS), Vec::with_capacity(COMBOS)];
+        for code in 0..COMBOS {
+            let shapes =
+                [0, 1, 2, 3].map(|d| Shape::from_u8((code / POW10[d] as usize % 10) as u8));
+            let t = threat_of(shapes);
+            threat.push(t);
+            score.push(point_score(shapes, t));
+            let class = class_of(shapes);
+            for (forbidding, table) in eval.iter_mut().enumerate() {
+                // Two open threes or two fours (on two lines) without a five: forbidden to
+                // black in renju. A lone open four is not, and keeps its value.
+                let fours = shapes
+                    .iter()
+                    .filter(|&&s| matches!(s, Shape::Four | Shape::OpenFour))
+                    .count();
+                let dead = forbidding == 1 && class != 14 && (class == 8 || fours >= 2);
+                table.push([0, 1].map(|role| {
+                    if dead {
+                        0
+                    } else {
+                        shapes
+                            .iter()
+                            .map(|&s| EVAL_SHAPE[role][s as usize])
+                            .sum::<i32>()
+                            + EVAL_CLASS[role][class]
+                    }
+                }));
+            }
+        }
+        Combos {
+            threat,
+            score,
+            eval,
+        }
+    })
+}
+
+/// Classes of what one stone on a point makes over its four lines together, finer than
+/// [`Threat`]: the evaluation weighs each (`params::EVAL_CLASS`).
+pub const CLASSES: usize = 15;
+
+/// The class (0..`CLASSES`) of a point by its four shapes:
+/// 0 nothing; 1 a two; 2 an open two; 3 a three; 4 two of (three, open two);
+/// 5 an open three; 6 an open three and a two; 7 an open three and a three or open two;
+/// 8 two open threes; 9 a four; 10 a four and a two; 11 a four and a three or open two;
+/// 12 a four and an open three; 13 an open four or two fours; 14 a five.
+/// Classes 6, 7, 10 and 11 are the points that threaten and build at once.
+pub fn class_of(shapes: [Shape; 4]) -> usize {
+    let n = |x: Shape| shapes.iter().filter(|&&s| s == x).count();
+    let (fours, open_threes) = (n(Shape::Four), n(Shape::OpenThree));
+    let builders = n(Shape::Three) + n(Shape::OpenTwo);
+    let twos = n(Shape::Two);
+    if n(Shape::Five) > 0 {
+        14
+    } else if n(Shape::OpenFour) > 0 || fours >= 2 {
+        13
+    } else if fours == 1 {
+        if open_threes > 0 {
+            12
+        } else if builders > 0 {
+            11
+        } else if twos > 0 {
+            10
+        } else {
+            9
+        }
+    } else if open_threes >= 2 {
+        8
+    } else if open_threes == 1 {
+        if builders > 0 {
+            7
+        } else if twos > 0 {
+            6
+        } else {
+            5
+        }
+    } else if builders >= 2 {
+        4
+    } else if n(Shape::Three) == 1 {
+        3
+    } else if n(Shape::OpenTwo) == 1 {
+        2
+    } else if twos > 0 {
+        1
+    } else {
+        0
+    }
+}
+
 fn point_score(shapes: [Shape; 4], threat: Threat) -> i32 {
     let base: i32 = shapes.iter().map(|&s| SHAPE_SCORE[s as usize]).sum();
     base + match threat {
@@ -120,18 +236,19 @@ pub struct Position {
     size: usize,
     stride: usize,
     rule: Rule,
-    /// Per colour: do fives have to be exactly five stones?
-    exact: [bool; 2],
     cells: Vec<u8>,
     /// Neighbourhood keys per point, colour, direction.
     keys: Vec<[[u32; 4]; 2]>,
     shapes: Vec<[[Shape; 4]; 2]>,
+    /// Per point and colour, the four shapes as one base-10 code (see `Combos`).
+    codes: Vec<[u16; 2]>,
     threats: Vec<[Threat; 2]>,
     scores: Vec<[i32; 2]>,
     /// Stones within `NEAR` (Chebyshev distance) of each point.
     near: Vec<u8>,
-    /// Sum of point scores over empty points, per colour.
-    totals: [i64; 2],
+    /// Per colour, the evaluation's sums over empty points as the side to move (0) and as the
+    /// side waiting (1).
+    eval_totals: [[i64; 2]; 2],
     /// Empty points per colour and threat kind.
     threat_counts: [[u32; THREAT_KINDS]; 2],
     hash: u64,
@@ -144,6 +261,12 @@ pub struct Position {
     points: Vec<usize>,
     /// Renju judge answers already computed (see `is_forbidden`).
     forbidden_cache: Vec<Cell<u64>>,
+    /// The shape table of each colour's rule (exact five or five or more), the evaluation
+    /// table of each colour (`Combos::eval`) and the combination tables, held here so that the
+    /// hot path skips the lazy initialisation.
+    shape_tables: [&'static [u8]; 2],
+    eval_tables: [&'static [[i32; 2]]; 2],
+    combos: &'static Combos,
 }
 
 impl Position {
@@ -172,14 +295,14 @@ impl Position {
             size,
             stride,
             rule,
-            exact,
             cells,
             keys: vec![[[0; 4]; 2]; cells_len],
             shapes: vec![[[Shape::Dead; 4]; 2]; cells_len],
+            codes: vec![[0; 2]; cells_len],
             threats: vec![[Threat::None; 2]; cells_len],
             scores: vec![[0; 2]; cells_len],
             near: vec![0; cells_len],
-            totals: [0; 2],
+            eval_totals: [[0; 2]; 2],
             threat_counts: [[0; THREAT_KINDS]; 2],
             hash: 0,
             zobrist,
@@ -188,6 +311,12 @@ impl Position {
             mirror: Board::new(size).expect("board size checked by the caller"),
             points,
             forbidden_cache: vec![Cell::new(0); FORBIDDEN_CACHE],
+            shape_tables: exact.map(pattern::table),
+            eval_tables: [BLACK, WHITE].map(|c| {
+                let forbidding = rule == Rule::Renju && c == BLACK;
+                combos().eval[usize::from(forbidding)].as_slice()
+            }),
+            combos: combos(),
         };
         // Walls are blocked cells in every key; then classify every point once.
         let dirs = pos.dirs();
@@ -273,8 +402,10 @@ impl Position {
     pub fn score(&self, i: usize, c: Colour) -> i32 {
         self.scores[i][c]
     }
-    pub fn total(&self, c: Colour) -> i64 {
-        self.totals[c]
+    /// The evaluation's sum over empty points of `c`'s values, as the side to move (`role`
+    /// 0) or waiting (1).
+    pub fn eval_total(&self, c: Colour, role: usize) -> i64 {
+        self.eval_totals[c][role]
     }
     pub fn is_near(&self, i: usize) -> bool {
         self.near[i] > 0
@@ -415,9 +546,38 @@ impl Position {
                     }
                 }
                 if self.cells[q] == EMPTY {
-                    self.remove_point(q);
-                    self.classify(q);
+                    self.reshape(q, d);
                 }
+            }
+        }
+    }
+
+    /// An empty point whose key changed in direction `d` only: its shape there is looked up
+    /// again, and when it changed, its threat and score follow from the new combination code.
+    fn reshape(&mut self, q: usize, d: usize) {
+        for c in 0..2 {
+            let new = self.shape_tables[c][self.keys[q][c][d] as usize];
+            let old = self.shapes[q][c][d] as u8;
+            if new == old {
+                continue;
+            }
+            self.shapes[q][c][d] = Shape::from_u8(new);
+            let was_code = self.codes[q][c] as usize;
+            let code = self.codes[q][c] + POW10[d] * u16::from(new) - POW10[d] * u16::from(old);
+            self.codes[q][c] = code;
+            for role in 0..2 {
+                self.eval_totals[c][role] += i64::from(
+                    self.eval_tables[c][code as usize][role] - self.eval_tables[c][was_code][role],
+                );
+            }
+            let threat = self.combos.threat[code as usize];
+            let score = self.combos.score[code as usize];
+            self.scores[q][c] = score;
+            let was = self.threats[q][c];
+            if was != threat {
+                self.threat_counts[c][was as usize] -= 1;
+                self.threat_counts[c][threat as usize] += 1;
+                self.threats[q][c] = threat;
             }
         }
     }
@@ -438,7 +598,10 @@ impl Position {
     /// Takes an empty point's contribution out of the totals (before it changes or fills).
     fn remove_point(&mut self, i: usize) {
         for c in 0..2 {
-            self.totals[c] -= self.scores[i][c] as i64;
+            let code = self.codes[i][c] as usize;
+            for role in 0..2 {
+                self.eval_totals[c][role] -= i64::from(self.eval_tables[c][code][role]);
+            }
             self.threat_counts[c][self.threats[i][c] as usize] -= 1;
             self.scores[i][c] = 0;
             self.threats[i][c] = Threat::None;
@@ -448,16 +611,20 @@ impl Position {
     /// Recomputes an empty point's shapes, threat and score and adds them to the totals.
     fn classify(&mut self, i: usize) {
         for c in 0..2 {
-            let mut shapes = [Shape::Dead; 4];
-            for (d, s) in shapes.iter_mut().enumerate() {
-                *s = pattern::shape(self.keys[i][c][d], self.exact[c]);
+            let mut code = 0;
+            for (d, place) in POW10.iter().enumerate() {
+                let s = self.shape_tables[c][self.keys[i][c][d] as usize];
+                self.shapes[i][c][d] = Shape::from_u8(s);
+                code += place * u16::from(s);
             }
-            let threat = threat_of(shapes);
-            let score = point_score(shapes, threat);
-            self.shapes[i][c] = shapes;
+            self.codes[i][c] = code;
+            let threat = self.combos.threat[code as usize];
+            let score = self.combos.score[code as usize];
             self.threats[i][c] = threat;
             self.scores[i][c] = score;
-            self.totals[c] += score as i64;
+            for role in 0..2 {
+                self.eval_totals[c][role] += i64::from(self.eval_tables[c][code as usize][role]);
+            }
             self.threat_counts[c][threat as usize] += 1;
         }
     }
@@ -508,7 +675,7 @@ mod tests {
             fresh.make(i);
         }
         assert_eq!(pos.keys, fresh.keys);
-        assert_eq!(pos.totals, fresh.totals);
+        assert_eq!(pos.eval_totals, fresh.eval_totals);
         assert_eq!(pos.threat_counts, fresh.threat_counts);
         assert_eq!(pos.hash, fresh.hash);
         while !pos.history.is_empty() {
@@ -516,7 +683,7 @@ mod tests {
         }
         let empty = Position::new(9, Rule::Renju);
         assert_eq!(pos.keys, empty.keys);
-        assert_eq!(pos.totals, empty.totals);
+        assert_eq!(pos.eval_totals, empty.eval_totals);
     }
 
     /// A broken three is seen as an open three, and its completion points as four-making points.

@@ -27,6 +27,8 @@ pub struct Outcome {
     /// Deepest fully searched iteration.
     pub depth: i32,
     pub nodes: u64,
+    /// Every root move, best first: `best`, then the order of the last completed iteration.
+    pub ranked: Vec<usize>,
 }
 
 pub struct Search {
@@ -92,6 +94,7 @@ impl Search {
             score: 0,
             depth: 0,
             nodes: 0,
+            ranked: Vec::new(),
         };
         for depth in 1..=self.max_depth {
             let mut alpha = -INF;
@@ -145,6 +148,10 @@ impl Search {
             }
         }
         result.nodes = self.clock.nodes;
+        result.ranked.push(result.best);
+        result
+            .ranked
+            .extend(roots.iter().map(|r| r.0).filter(|&m| m != result.best));
         Some(result)
     }
 

@@ -101,7 +101,8 @@ fn completing_the_five_is_not_marked() {
     assert_eq!((a.eval, a.best_eval, a.best), (1.0, 1.0, p(3, 7)));
 }
 
-/// Leaving the opponent's four open loses at once: a blunder, black's chances 0.
+/// Leaving the opponent's four open loses at once where the block does not: a blunder, black's
+/// chances 0.
 #[test]
 fn an_unblocked_four_is_a_blunder() {
     let g = game(WHITE_FOUR, Rule::Freestyle);
@@ -109,7 +110,7 @@ fn an_unblocked_four_is_a_blunder() {
     assert_eq!(a.mark, Some(Mark::Blunder), "{a:?}");
     assert_eq!(a.eval, 0.0);
     assert_eq!(a.best, p(4, 6));
-    assert!(a.best_eval >= 0.35, "{a:?}");
+    assert!(a.best_eval > 0.0, "{a:?}");
 }
 
 /// Blocking the four is the one move that does not lose: marked as the only move.

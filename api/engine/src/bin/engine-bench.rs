@@ -3,6 +3,11 @@
 //! fixed number of moves, so every run measures the same positions).
 //!
 //! Example: `engine-bench --rule freestyle --positions 20 --levels medium,hard`
+//!
+//! With `--nodes N` every search stops after N nodes instead of at its budget: the work is then
+//! the same on any machine, so run under `valgrind --tool=callgrind` the instruction count per
+//! node compares two builds exactly, whatever the load (time-based figures on a shared machine
+//! do not).
 
 use gomoku_engine::position::Position;
 use gomoku_engine::{decide, openings, Level, SearchOptions};
@@ -15,6 +20,7 @@ fn main() {
     let mut count = 26usize;
     let mut levels = Level::ALL.to_vec();
     let mut budget_ms: Option<u64> = None;
+    let mut node_limit: Option<u64> = None;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let value = it.next().cloned().unwrap_or_default();
@@ -28,8 +34,9 @@ fn main() {
                     .collect()
             }
             "--ms" => budget_ms = Some(value.parse().expect("milliseconds")),
+            "--nodes" => node_limit = Some(value.parse().expect("a node count")),
             _ => {
-                eprintln!("usage: engine-bench [--rule R] [--positions N] [--levels easy,medium,hard,master] [--ms MS]");
+                eprintln!("usage: engine-bench [--rule R] [--positions N] [--levels easy,medium,hard,master] [--ms MS] [--nodes N]");
                 std::process::exit(2);
             }
         }
@@ -43,10 +50,16 @@ fn main() {
         "{:<7} {:>9} {:>10} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7}",
         "level", "budget", "nodes/s", "depth", "maxd", "p50 ms", "p90 ms", "max ms", "mean"
     );
+    let mut all_nodes = 0u64;
     for level in levels {
-        let budget = budget_ms
-            .map(Duration::from_millis)
-            .unwrap_or(level.default_budget());
+        let budget = if node_limit.is_some() {
+            // The node limit alone ends the search (see `Clock::spent`).
+            Duration::from_secs(3600)
+        } else {
+            budget_ms
+                .map(Duration::from_millis)
+                .unwrap_or(level.default_budget())
+        };
         let mut times = Vec::new();
         let (mut nodes, mut depth_sum, mut depth_max, mut searched) = (0u64, 0i64, 0, 0);
         let mut total = Duration::ZERO;
@@ -56,7 +69,7 @@ fn main() {
                 time_budget: budget,
                 seed: i as u64,
                 stop: None,
-                node_limit: None,
+                node_limit,
             };
             let t = Instant::now();
             let d = decide(&mut pos, level, &opts).expect("a move");
@@ -64,6 +77,7 @@ fn main() {
             total += el;
             times.push(el.as_secs_f64() * 1000.0);
             nodes += d.nodes;
+            all_nodes += d.nodes;
             if d.depth > 0 {
                 depth_sum += d.depth as i64;
                 depth_max = depth_max.max(d.depth);
@@ -85,6 +99,7 @@ fn main() {
             total.as_secs_f64() * 1000.0 / times.len() as f64
         );
     }
+    println!("nodes in all: {all_nodes}");
 }
 
 /// The openings continued by a fixed number of medium-level moves under a node limit (so the
