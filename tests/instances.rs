@@ -239,6 +239,20 @@ async fn presence_shows_through_the_instance_without_the_socket() {
     white_live.presence_where(|p| p["black"] == false).await;
 }
 
+/// An online game on a 1-second clock (no increment) between black, a player through `a`, and
+/// white, a player through `b`; its id.
+async fn one_second_game(a: &Server, b: &Server) -> (Player, Player, String) {
+    let black = Player::new(a).await;
+    let white = Api::on(b).new_player().await;
+    let (id, _) = online::start(
+        &black,
+        &white,
+        json!({"timeControl": {"initialMs": 1000, "incrementMs": 0}}),
+    )
+    .await;
+    (black, white, id)
+}
+
 /// A 1-second clock with both players' sockets, one on each instance, so both instances arm a
 /// timer: the flag falls once (one write: the version goes up by one, one "flag fell" in the two
 /// logs together), and both sockets get the timed-out state.
@@ -251,14 +265,7 @@ async fn a_flag_falls_once_with_both_instances_armed() {
         .env("RUST_LOG", "gomoku::online=info")
         .capture_log();
     let (a, b) = two_instances(builder, &database);
-    let black = Player::new(&a).await;
-    let white = Api::on(&b).new_player().await;
-    let (id, _) = online::start(
-        &black,
-        &white,
-        json!({"timeControl": {"initialMs": 1000, "incrementMs": 0}}),
-    )
-    .await;
+    let (black, white, id) = one_second_game(&a, &b).await;
     let mut sockets = vec![
         Live::connect(&black, &id).await.expect("black on A"),
         Live::connect(&white, &id).await.expect("white on B"),
@@ -301,14 +308,7 @@ async fn a_flag_falls_on_time_when_the_clock_starter_is_gone() {
         return;
     };
     let (mut a, b) = two_instances(gomoku_server!(), &database);
-    let black = Player::new(&a).await;
-    let white = Api::on(&b).new_player().await;
-    let (id, _) = online::start(
-        &black,
-        &white,
-        json!({"timeControl": {"initialMs": 1000, "incrementMs": 0}}),
-    )
-    .await;
+    let (black, white, id) = one_second_game(&a, &b).await;
     let mut live = Live::connect(&white, &id).await.expect("white on B");
     live.state().await;
     black.play_at(&id, 7, 7, 0).await;
