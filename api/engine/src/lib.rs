@@ -322,9 +322,14 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
             }
             // If the opponent, were it to move, would win by fours (master: or threats), a move
             // that neither touches its line nor threatens in turn (a four against fours; a
-            // three or four against threats) lets that win through: keep only the moves that do,
-            // the line's points first, so that the defence checks below need look at few.
+            // three or four against threats) mostly lets that win through: try the moves that do
+            // first, the line's points leading, so that the defence checks below need look at
+            // few. The rest are set aside, not dropped: a threat line is only the principal one,
+            // and a stone near it can break it too (a renju white line often has a way round
+            // every point black may take on it; dropping them cost master 11 points of its score
+            // against hard in renju).
             let mut moves = moves;
+            let mut set_aside = Vec::new();
             let (mut threat, n) =
                 threat::opponent_threat(pos, Kind::Vcf, VCF_MAX_DEPTH, cap(DEFENCE_LINE_VCF_NODES));
             nodes += n;
@@ -343,13 +348,14 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
             if let Some(line) = threat {
                 let (mut first, rest): (Vec<_>, Vec<_>) =
                     moves.into_iter().partition(|m| line.contains(&m.0));
-                let counters = rest
-                    .iter()
-                    .copied()
-                    .filter(|m| pos.threat(m.0, me) >= counter);
+                let (counters, others): (Vec<_>, Vec<_>) = rest
+                    .into_iter()
+                    .partition(|m| pos.threat(m.0, me) >= counter);
                 first.extend(counters);
                 if first.is_empty() {
-                    first = rest;
+                    first = others;
+                } else {
+                    set_aside = others;
                 }
                 moves = first;
             }
@@ -360,15 +366,17 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
             } else {
                 HARD_DEFENCE_SHARE
             };
-            let (safe, n) = safe_roots(
-                pos,
-                &moves,
-                level,
-                options,
-                start + options.time_budget * share / 16,
-            );
+            let defence_deadline = start + options.time_budget * share / 16;
+            let (mut safe, n) = safe_roots(pos, &moves, level, options, defence_deadline);
             nodes += n;
-            let moves = safe;
+            // A forcing line has other ways round a point taken on it: when every move the
+            // narrowing kept still loses, the moves it set aside are checked too.
+            if safe.is_none() && !set_aside.is_empty() {
+                let (wider, n) = safe_roots(pos, &set_aside, level, options, defence_deadline);
+                nodes += n;
+                safe = wider;
+            }
+            let moves = safe.unwrap_or(moves);
             // Master keeps back a share of its time to verify the search's choice below.
             let reserve = if level == Level::Master {
                 options.time_budget * MASTER_VERIFY_SHARE / 16
@@ -449,15 +457,15 @@ fn verified(
 }
 
 /// The root candidates after which the opponent has no quick VCF (master: no VCT either),
-/// in their original order; all of them when every one loses (the search then picks the
-/// longest resistance). Also returns the solver nodes spent.
+/// in their original order; None when every one loses (the search then picks the longest
+/// resistance among them all). Also returns the solver nodes spent.
 fn safe_roots(
     pos: &mut Position,
     moves: &[(usize, i32)],
     level: Level,
     options: &SearchOptions,
     deadline: Instant,
-) -> (Vec<(usize, i32)>, u64) {
+) -> (Option<Vec<(usize, i32)>>, u64) {
     let cap = |n: u64| options.node_limit.map_or(n, |l| (l / 8).min(n));
     let mut nodes = 0;
     let mut safe = Vec::new();
@@ -487,10 +495,10 @@ fn safe_roots(
         }
     }
     if safe.is_empty() {
-        return (moves.to_vec(), nodes);
+        return (None, nodes);
     }
     safe.extend_from_slice(&moves[checked..]);
-    (safe, nodes)
+    (Some(safe), nodes)
 }
 
 /// The first move of a proven win by continuous fours (`Reason::Vcf`) or threats (`Reason::Vct`).

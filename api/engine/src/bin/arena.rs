@@ -19,7 +19,7 @@ struct Side {
 fn usage() -> ! {
     eprintln!(
         "usage: arena --a LEVEL --b LEVEL [--a-ms MS] [--b-ms MS] [--rule freestyle|standard|renju] \
-         [--games N] [--size N] [--seed N] [--openings balanced|classic] [--verbose]"
+         [--games N] [--first N] [--size N] [--seed N] [--openings balanced|classic] [--verbose]"
     );
     std::process::exit(2)
 }
@@ -37,6 +37,8 @@ fn main() {
     let (mut a_ms, mut b_ms) = (None, None);
     let mut rule = Rule::Freestyle;
     let mut games = 100usize;
+    // Index of the first game: lets two processes split one match (games 0..50 and 50..100).
+    let mut first = 0usize;
     let mut size = 15usize;
     let mut seed = 1u64;
     let mut verbose = false;
@@ -51,6 +53,7 @@ fn main() {
             "--b-ms" => b_ms = Some(value().parse::<u64>().unwrap_or_else(|_| usage())),
             "--rule" => rule = value().parse().unwrap_or_else(|_| usage()),
             "--games" => games = value().parse().unwrap_or_else(|_| usage()),
+            "--first" => first = value().parse().unwrap_or_else(|_| usage()),
             "--size" => size = value().parse().unwrap_or_else(|_| usage()),
             "--seed" => seed = value().parse().unwrap_or_else(|_| usage()),
             "--verbose" => verbose = true,
@@ -84,7 +87,7 @@ fn main() {
     // Per side: games in which it claimed a forced win and then [won, did not win].
     let mut claims: [BTreeMap<&str, [usize; 2]>; 2] = Default::default();
     let started = Instant::now();
-    for g in 0..games {
+    for g in first..first + games {
         let opening = &book[(g / 2) % book.len()];
         // Even games: A plays black; odd games: the same opening with colours swapped.
         let a_black = g % 2 == 0;
