@@ -369,8 +369,7 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
             let defence_deadline = start + options.time_budget * share / 16;
             let (mut safe, n) = safe_roots(pos, &moves, level, options, defence_deadline);
             nodes += n;
-            // A forcing line has other ways round a point taken on it: when every move the
-            // narrowing kept still loses, the moves it set aside are checked too.
+            // Every kept move loses: the ones set aside above may still break the line.
             if safe.is_none() && !set_aside.is_empty() {
                 let (wider, n) = safe_roots(pos, &set_aside, level, options, defence_deadline);
                 nodes += n;
@@ -457,8 +456,8 @@ fn verified(
 }
 
 /// The root candidates after which the opponent has no quick VCF (master: no VCT either),
-/// in their original order; None when every one loses (the search then picks the longest
-/// resistance among them all). Also returns the solver nodes spent.
+/// in their original order; None when every one checked loses (the caller then lets the search
+/// pick the longest resistance). Also returns the solver nodes spent.
 fn safe_roots(
     pos: &mut Position,
     moves: &[(usize, i32)],
