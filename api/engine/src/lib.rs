@@ -74,7 +74,8 @@ impl Level {
         }
     }
     /// The default thinking time of this level. Hard gets an eighth of master's: with a quarter
-    /// master won only 64–71% of their games (it needs 75%), with an eighth 79–80%.
+    /// master won only 64–71% of their games (it needs 75%), with an eighth 76–77% over 100
+    /// games in either rule; a sixteenth weakened hard no further (README, "The AI").
     pub fn default_budget(self) -> Duration {
         match self {
             Level::Easy => Duration::from_millis(50),
