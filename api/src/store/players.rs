@@ -3,18 +3,110 @@
 //! last used (refreshed at most once a day, so that reads stay reads). A new player is named
 //! "棋手" and four random digits until they choose a name.
 //!
+//! A display name is what another player sees, so it must show what it is: [`Name`] is the one
+//! rule for every name stored (chosen or default). The character classes come from Unicode's own
+//! data (ICU4X), not from a hand list, so they follow the standard as it grows.
+//!
 //! Starting a session is one write: it may end the session the client held before (renewing it
 //! for the same player when that session is still recent enough), make the player, and record
 //! the new session, all in one transaction.
 
+use icu_normalizer::ComposingNormalizerBorrowed;
+use icu_properties::props::{
+    DefaultIgnorableCodePoint, GeneralCategory, GeneralCategoryGroup, VariationSelector,
+};
+use icu_properties::{CodePointMapData, CodePointSetData};
 use rand::Rng;
 use time::OffsetDateTime;
 
 use super::{Db, StoreError};
 
-/// The name a new player gets: "棋手" and four digits.
-pub fn default_name() -> String {
-    format!("棋手{:04}", rand::thread_rng().gen_range(0..10_000))
+/// The longest name, in characters (code points of its NFC form), after trimming.
+pub const MAX_NAME_CHARS: usize = 16;
+
+/// A display name as stored: NFC, trimmed of white space, 1 to [`MAX_NAME_CHARS`] characters,
+/// every one of them visible where it stands. Refused:
+/// - characters of General_Category Other (control, format — bidirectional controls, zero-width
+///   spaces and joiners, the BOM, tags —, surrogate, private use, unassigned) and the line and
+///   paragraph separators (Zl, Zp);
+/// - Default_Ignorable_Code_Points (what renders as nothing: those format characters, Hangul
+///   fillers, the combining grapheme joiner…), except a variation selector right after a visible
+///   character, so that "❤️" (U+2764 U+FE0F, what phone keyboards type) passes while a run of
+///   selectors, which can carry hidden bytes, does not;
+/// - a combining mark first, which would sit on the text before the name.
+///
+/// Emoji made of visible characters pass (😀, 👍🏽, 🇨🇳); sequences held together by a zero-width
+/// joiner (👨‍👩‍👧) or by tags do not, since those characters can hide between any two letters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Name(String);
+
+/// Why a display name is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    #[error("the name is empty once spaces and invisible characters are removed")]
+    Empty,
+    #[error("the name is longer than {MAX_NAME_CHARS} characters")]
+    TooLong,
+    #[error("the name has an invisible or control character (U+{0:04X})")]
+    Invisible(u32),
+    #[error("the name starts with a combining mark")]
+    StartsWithMark,
+}
+
+impl Name {
+    /// The name `raw` stands for, or why it may not be shown.
+    pub fn parse(raw: &str) -> Result<Name, NameError> {
+        let categories = CodePointMapData::<GeneralCategory>::new();
+        let ignorable = CodePointSetData::new::<DefaultIgnorableCodePoint>();
+        let selector = CodePointSetData::new::<VariationSelector>();
+        let normal = ComposingNormalizerBorrowed::new_nfc().normalize(raw);
+        let name = normal.trim();
+        let invisible = |c: char| {
+            let category = categories.get(c);
+            GeneralCategoryGroup::Other.contains(category)
+                || matches!(
+                    category,
+                    GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator
+                )
+                || ignorable.contains(c)
+        };
+        if name.chars().all(|c| c.is_whitespace() || invisible(c)) {
+            return Err(NameError::Empty);
+        }
+        let mut after_visible = false;
+        for c in name.chars() {
+            let shown = !invisible(c);
+            if !shown && !(selector.contains(c) && after_visible) {
+                return Err(NameError::Invisible(u32::from(c)));
+            }
+            after_visible = shown && !c.is_whitespace();
+        }
+        if name
+            .chars()
+            .next()
+            .is_some_and(|c| GeneralCategoryGroup::Mark.contains(categories.get(c)))
+        {
+            return Err(NameError::StartsWithMark);
+        }
+        if name.chars().count() > MAX_NAME_CHARS {
+            return Err(NameError::TooLong);
+        }
+        Ok(Name(name.to_string()))
+    }
+
+    /// The name a new player gets: "棋手" and four digits (checked by the same rule).
+    pub fn random_default() -> Name {
+        let name = format!("棋手{:04}", rand::thread_rng().gen_range(0..10_000));
+        Name::parse(&name).expect("the default names are valid")
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
 }
 
 /// Who a new session is for.
@@ -68,8 +160,8 @@ pub async fn name(db: &Db, player_id: &str) -> Result<Option<String>, StoreError
     }
 }
 
-/// Gives a player a new display name (already checked by the caller); false if there is no such
-/// player. The next read of any of their games shows the new name.
+/// Gives a player a new display name (a [`Name`]'s text); false if there is no such player. The
+/// next read of any of their games shows the new name.
 pub async fn rename(db: &Db, player_id: &str, name: &str) -> Result<bool, StoreError> {
     match db {
         Db::Sqlite(s) => s.rename(player_id, name).await,
@@ -133,6 +225,80 @@ pub(crate) mod tests {
         start_session(db, Who::Anonymous, rand::random(), None)
             .await
             .unwrap()
+    }
+
+    /// Names are NFC, trimmed, 1 to 16 characters; CJK, Latin with accents and emoji of visible
+    /// characters pass; anything that renders as nothing or turns text around is refused.
+    #[test]
+    fn names_show_what_they_are() {
+        let ok = |raw: &str| Name::parse(raw).map(Name::into_string);
+        for (raw, stored) in [
+            ("小明", "小明"),
+            ("  小明 ", "小明"),
+            ("\u{3000}小明\u{3000}", "小明"),
+            ("김민준", "김민준"),
+            ("Zoë", "Zoë"),
+            // A combining sequence is stored composed: "e" + U+0301 is "é".
+            ("Jose\u{301}", "José"),
+            ("a b", "a b"),
+            ("😀", "😀"),
+            ("👍🏽", "👍🏽"),
+            ("🇨🇳", "🇨🇳"),
+            ("❤\u{FE0F}", "❤\u{FE0F}"),
+            ("棋手0042", "棋手0042"),
+        ] {
+            assert_eq!(ok(raw).as_deref(), Ok(stored), "{raw:?}");
+        }
+        assert_eq!(ok(&"棋".repeat(16)), Ok("棋".repeat(16)));
+        // 16 characters once composed: the length is counted after NFC.
+        assert_eq!(ok(&"e\u{301}".repeat(16)), Ok("é".repeat(16)));
+        assert_eq!(ok(&format!("  {}  ", "a".repeat(16))), Ok("a".repeat(16)));
+
+        use NameError::*;
+        for (raw, why) in [
+            ("", Empty),
+            ("   ", Empty),
+            ("\u{3000}", Empty),
+            ("\u{200B}", Empty),
+            ("\u{200B}\u{200D} \u{FEFF}", Empty),
+            ("\u{3164}", Empty),
+            ("\u{115F}\u{1160}", Empty),
+            (&"棋".repeat(17), TooLong),
+            (&"a".repeat(17), TooLong),
+            ("a\nb", Invisible(0x0A)),
+            ("tab\there", Invisible(0x09)),
+            ("a\u{7}", Invisible(0x07)),
+            ("a\u{85}b", Invisible(0x85)),
+            // Right-to-left override: "\u{202E}gnp.exe" shows as "exe.png".
+            ("ab\u{202E}cd", Invisible(0x202E)),
+            ("\u{202A}ab", Invisible(0x202A)),
+            ("ab\u{2066}c\u{2069}", Invisible(0x2066)),
+            ("admin\u{200B}", Invisible(0x200B)),
+            ("a\u{200C}b", Invisible(0x200C)),
+            ("👨\u{200D}👩\u{200D}👧", Invisible(0x200D)),
+            ("\u{FEFF}小明", Invisible(0xFEFF)),
+            ("a\u{2028}b", Invisible(0x2028)),
+            ("a\u{2029}b", Invisible(0x2029)),
+            ("a\u{AD}b", Invisible(0xAD)),
+            ("a\u{2060}b", Invisible(0x2060)),
+            ("a\u{200E}b", Invisible(0x200E)),
+            ("a\u{34F}b", Invisible(0x34F)),
+            ("🏴\u{E0067}\u{E0062}\u{E007F}", Invisible(0xE0067)),
+            ("a\u{E000}", Invisible(0xE000)),
+            ("a\u{378}", Invisible(0x378)),
+            // Variation selectors only one at a time, right after a visible character.
+            ("\u{FE0F}a", Invisible(0xFE0F)),
+            ("a \u{FE0F}", Invisible(0xFE0F)),
+            ("❤\u{FE0F}\u{FE0F}", Invisible(0xFE0F)),
+            ("a\u{E0100}\u{E0101}", Invisible(0xE0101)),
+            ("\u{301}abc", StartsWithMark),
+        ] {
+            assert_eq!(ok(raw), Err(why), "{raw:?}");
+        }
+        for _ in 0..100 {
+            let name = Name::random_default();
+            assert_eq!(Name::parse(name.as_str()), Ok(name.clone()));
+        }
     }
 
     fn an_hour_ago() -> String {

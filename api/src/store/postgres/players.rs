@@ -5,7 +5,7 @@ use sqlx::Row;
 use time::OffsetDateTime;
 
 use super::Store;
-use crate::store::players::{default_name, stored_session, Session, Who};
+use crate::store::players::{stored_session, Name, Session, Who};
 use crate::store::{now, timestamp, StoreError};
 
 impl Store {
@@ -36,7 +36,7 @@ impl Store {
                 let id = uuid::Uuid::new_v4().to_string();
                 sqlx::query("insert into players (id, name, created_at) values ($1, $2, $3)")
                     .bind(&id)
-                    .bind(default_name())
+                    .bind(Name::random_default().into_string())
                     .bind(&at)
                     .execute(&mut *tx)
                     .await?;
@@ -51,7 +51,7 @@ impl Store {
                 )
                 .bind(uuid::Uuid::new_v4().to_string())
                 .bind(&openid)
-                .bind(default_name())
+                .bind(Name::random_default().into_string())
                 .bind(&at)
                 .execute(&mut *tx)
                 .await?;

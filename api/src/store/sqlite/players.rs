@@ -4,7 +4,7 @@ use sqlx::Row;
 use time::OffsetDateTime;
 
 use super::Store;
-use crate::store::players::{default_name, stored_session, Session, Who};
+use crate::store::players::{stored_session, Name, Session, Who};
 use crate::store::writer::OnCommit;
 use crate::store::{now, timestamp, StoreError};
 
@@ -42,7 +42,7 @@ impl Store {
                                 "insert into players (id, name, created_at) values (?, ?, ?)",
                             )
                             .bind(&id)
-                            .bind(default_name())
+                            .bind(Name::random_default().into_string())
                             .bind(&at)
                             .execute(&mut *conn)
                             .await?;
@@ -57,7 +57,7 @@ impl Store {
                             )
                             .bind(uuid::Uuid::new_v4().to_string())
                             .bind(&openid)
-                            .bind(default_name())
+                            .bind(Name::random_default().into_string())
                             .bind(&at)
                             .execute(&mut *conn)
                             .await?;
