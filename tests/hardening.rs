@@ -2,14 +2,15 @@
 //! rate-limited, the AI searches at most once per move request, undo respects the cap on
 //! unfinished games, an in-memory database works, `backup` leaves its source untouched and
 //! refuses mistakes with exit code 2, and a database written by the first schema migrates on
-//! start with every game intact.
+//! start with every game intact. Request bodies (issue 23): unknown fields are refused as the
+//! description says, numbers out of range are validation errors, and names cannot hide or spoof.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;
 
 use gomoku_testkit::lines::BLACK_FIVE;
-use gomoku_testkit::stored::{insert_moves, older_schema};
+use gomoku_testkit::stored::{insert_moves, older_schema, Stored};
 use gomoku_testkit::{gomoku_server, Api, Database, Player, Reply, Server, NO_RATE_LIMIT};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -414,4 +415,255 @@ fn backup_of_postgres_names_pg_dump() {
     assert!(stderr.contains("pg_dump"), "{stderr}");
     assert!(!stderr.contains("secret"), "{stderr}");
     assert!(files_in(dir.path()).is_empty(), "nothing created");
+}
+
+/// The request body schema of an operation in the served description, with `$ref`s resolved.
+fn request_schema<'a>(doc: &'a Value, path: &str, method: &str) -> &'a Value {
+    let schema =
+        &doc["paths"][path][method]["requestBody"]["content"]["application/json"]["schema"];
+    assert!(!schema.is_null(), "{method} {path} has a request body");
+    resolve(doc, schema)
+}
+
+fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema["$ref"].as_str() {
+        Some(reference) => {
+            let name = reference.rsplit('/').next().unwrap();
+            resolve(doc, &doc["components"]["schemas"][name])
+        }
+        None => schema,
+    }
+}
+
+/// How many players and sessions are stored.
+async fn people_and_sessions(stored: &mut Stored) -> (i64, i64) {
+    (
+        stored.count("players").await,
+        stored.count("sessions").await,
+    )
+}
+
+/// Whether a schema (every alternative of a `oneOf`, and every object inside it) says
+/// `additionalProperties: false`.
+fn closed(doc: &Value, schema: &Value) -> bool {
+    let schema = resolve(doc, schema);
+    if let Some(alternatives) = schema["oneOf"].as_array() {
+        return alternatives.iter().all(|s| closed(doc, s));
+    }
+    if schema.get("properties").is_none() {
+        return true;
+    }
+    schema["additionalProperties"] == json!(false)
+        && schema["properties"]
+            .as_object()
+            .unwrap()
+            .values()
+            .all(|p| closed(doc, p))
+}
+
+/// Unknown fields in a request body are refused where the description says
+/// `additionalProperties: false`, and the description says it of every body but a game record's:
+/// each body below with an extra field (at the top or inside) is 400 INVALID_JSON and stores
+/// nothing. A record to import may carry fields the import does not read (an exported record
+/// does), and the description leaves it open.
+#[tokio::test]
+async fn unknown_fields_are_refused_as_described() {
+    let server = gomoku_server!().args(NO_RATE_LIMIT).start();
+    let api = Api::on(&server);
+    let doc = api.get("/api/v1/openapi.json").await.ok(200, "openapi");
+    let alice = Player::new(&server).await;
+    alice.rename("小明").await.ok(200, "rename");
+    let game = alice.create_id(json!({})).await;
+    let state = alice.play(&game, 7, 7).await;
+    let moves = format!("/api/v1/games/{game}/moves");
+    let mut stored = Stored::open(server.database()).await;
+    let before = stored.dump().await;
+    let people = people_and_sessions(&mut stored).await;
+
+    let table: Vec<(reqwest::Method, &str, &str, Value)> = vec![
+        (
+            reqwest::Method::POST,
+            "/api/v1/sessions",
+            "/api/v1/sessions",
+            json!({"admin": true}),
+        ),
+        (
+            reqwest::Method::POST,
+            "/api/v1/sessions",
+            "/api/v1/sessions",
+            json!({"previousToken": alice.token, "playerId": "someone"}),
+        ),
+        (
+            reqwest::Method::POST,
+            "/api/v1/games",
+            "/api/v1/games",
+            json!({"admin": true}),
+        ),
+        (
+            reqwest::Method::POST,
+            "/api/v1/games",
+            "/api/v1/games",
+            json!({"mode": "ai", "ai": {"level": "easy", "player": 2, "depth": 99}}),
+        ),
+        (
+            reqwest::Method::POST,
+            "/api/v1/games",
+            "/api/v1/games",
+            json!({"mode": "online", "timeControl": {"initialMs": 60000, "incrementMs": 0, "bonusMs": 1}}),
+        ),
+        (
+            reqwest::Method::POST,
+            "/api/v1/games/{id}/moves",
+            &moves,
+            json!({"row": 7, "col": 8, "ply": 1, "player": 2}),
+        ),
+        (
+            reqwest::Method::PUT,
+            "/api/v1/me",
+            "/api/v1/me",
+            json!({"name": "x", "admin": true}),
+        ),
+        (
+            reqwest::Method::PATCH,
+            "/api/v1/me",
+            "/api/v1/me",
+            json!({"name": "x", "playerId": "p"}),
+        ),
+    ];
+    for (method, described, path, body) in table {
+        let what = format!("{method} {path} {body}");
+        let schema = request_schema(&doc, described, &method.as_str().to_lowercase());
+        assert!(
+            closed(&doc, schema),
+            "{what}: described as closed: {schema}"
+        );
+        let request = if path == "/api/v1/sessions" {
+            api.request(method, path).json(&body)
+        } else {
+            alice.request(method, path).json(&body)
+        };
+        api.send(request)
+            .await
+            .assert_error(400, "INVALID_JSON", &what);
+        assert_eq!(stored.dump().await, before, "{what} changed stored games");
+        assert_eq!(
+            people_and_sessions(&mut stored).await,
+            people,
+            "{what} changed players or sessions"
+        );
+    }
+    assert_eq!(alice.me().await["name"], "小明");
+    assert_eq!(alice.game(&game).await, state);
+
+    let import = request_schema(&doc, "/api/v1/games/import", "post");
+    assert_ne!(
+        import["additionalProperties"],
+        json!(false),
+        "records stay open"
+    );
+    let mut record = alice.export(&game).await;
+    record["comment"] = json!("from a later version");
+    record["moves"][0]["thinkingMs"] = json!(1200);
+    let imported = alice
+        .import(&record)
+        .await
+        .ok(201, "a record with extra fields");
+    assert_eq!(imported["moveHistory"], state["moveHistory"]);
+}
+
+/// Numbers out of their described range are validation errors, never conflicts, and store
+/// nothing: a negative `ply` is 400 INVALID_JSON (not 409 PLY_MISMATCH), a negative row or column
+/// 422 OUT_OF_BOUNDS, a board size, time control or AI colour out of range 422 INVALID_SETTINGS.
+#[tokio::test]
+async fn out_of_range_numbers_are_validation_errors() {
+    let server = gomoku_server!().args(NO_RATE_LIMIT).start();
+    let alice = Player::new(&server).await;
+    let game = alice.create_id(json!({})).await;
+    let state = alice.play(&game, 7, 7).await;
+    let mut stored = Stored::open(server.database()).await;
+    let before = stored.dump().await;
+    for (body, status, code) in [
+        (json!({"row": 7, "col": 8, "ply": -1}), 400, "INVALID_JSON"),
+        (
+            json!({"row": 7, "col": 8, "ply": -1.0}),
+            400,
+            "INVALID_JSON",
+        ),
+        (
+            json!({"row": 7, "col": 8, "ply": -9e18}),
+            400,
+            "INVALID_JSON",
+        ),
+        (json!({"row": -1, "col": 8, "ply": 1}), 422, "OUT_OF_BOUNDS"),
+        (json!({"row": 7, "col": -1}), 422, "OUT_OF_BOUNDS"),
+        (json!({"row": 7, "col": 15, "ply": 1}), 422, "OUT_OF_BOUNDS"),
+    ] {
+        alice.move_body(&game, body.clone()).await.assert_error(
+            status,
+            code,
+            &format!("move {body}"),
+        );
+    }
+    for body in [
+        json!({"boardSize": -1}),
+        json!({"boardSize": 0}),
+        json!({"boardSize": 8}),
+        json!({"boardSize": 20}),
+        json!({"mode": "ai", "ai": {"level": "easy", "player": -1}}),
+        json!({"mode": "ai", "ai": {"level": "easy", "player": 3}}),
+        json!({"mode": "online", "timeControl": {"initialMs": -1, "incrementMs": 0}}),
+        json!({"mode": "online", "timeControl": {"initialMs": 999, "incrementMs": 0}}),
+        json!({"mode": "online", "timeControl": {"initialMs": 60000, "incrementMs": -5}}),
+        json!({"mode": "online", "timeControl": {"initialMs": 60000, "incrementMs": 60001}}),
+    ] {
+        alice.post("/api/v1/games", &body).await.assert_error(
+            422,
+            "INVALID_SETTINGS",
+            &format!("create {body}"),
+        );
+    }
+    assert_eq!(stored.dump().await, before, "nothing stored");
+    assert_eq!(alice.game(&game).await, state);
+}
+
+/// Names cannot hide or spoof, through `PUT /me`: every name below is 422 INVALID_NAME and the
+/// stored name stays; a decomposed accent is stored composed (NFC), CJK and emoji pass.
+#[tokio::test]
+async fn names_cannot_hide_or_spoof() {
+    let server = gomoku_server!().args(NO_RATE_LIMIT).start();
+    let alice = Player::new(&server).await;
+    alice.rename("小明").await.ok(200, "a CJK name");
+    for bad in [
+        "",
+        "\u{200B}\u{200D}",
+        "\u{3164}",
+        "ab\u{202E}cd",
+        "\u{2066}ab\u{2069}",
+        "admin\u{200B}",
+        "a\u{200D}b",
+        "\u{FEFF}小明",
+        "a\u{2028}b",
+        "a\u{2029}b",
+        "a\u{AD}b",
+        "\u{301}ab",
+        "❤\u{FE0F}\u{FE0F}",
+        "一二三四五六七八九十一二三四五六七",
+    ] {
+        alice
+            .rename(bad)
+            .await
+            .assert_error(422, "INVALID_NAME", &format!("{bad:?}"));
+        assert_eq!(alice.me().await["name"], "小明", "{bad:?} changed nothing");
+    }
+    let composed = alice
+        .rename("Jose\u{301}")
+        .await
+        .ok(200, "a combining accent");
+    assert_eq!(composed["name"], "José");
+    assert_eq!(alice.me().await["name"], "José");
+    for good in ["😀", "❤\u{FE0F}", "👍🏽 小明", "김민준"] {
+        let renamed = alice.rename(good).await.ok(200, good);
+        assert_eq!(renamed["name"], good);
+        assert_eq!(alice.me().await["name"], good);
+    }
 }

@@ -76,9 +76,10 @@ pub(super) async fn store_new(
 /// Settings of a new game. A local game (the default) takes no `ai`; an AI game names
 /// `"mode": "ai"` and needs `ai`; an online game names `"mode": "online"` and may take `seat` and
 /// `timeControl`. The names are read with their types' `FromStr`, so a name the server does not
-/// know is 422 INVALID_SETTINGS.
+/// know is 422 INVALID_SETTINGS; a field it does not know at all is 400 INVALID_JSON, as the
+/// description's `additionalProperties: false` says.
 #[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CreateGame {
     pub mode: Option<String>,
     pub rule: Option<String>,
@@ -140,7 +141,7 @@ pub struct CreateLocalGame {
 
 /// A game against the AI.
 #[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct CreateAiGame {
     #[schema(inline)]
@@ -157,7 +158,7 @@ pub struct CreateAiGame {
 /// A game against a friend on another device: it waits (`status: "waiting"`) until a second
 /// player joins.
 #[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct CreateOnlineGame {
     #[schema(inline)]
@@ -188,7 +189,7 @@ pub enum CreateGameBody {
 /// A time control: each side's time at the start (1 s to 24 h), and what each move adds to the
 /// mover's clock (0 to 60 s).
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TimeControlRequest {
     #[schema(value_type = i64, minimum = 1000, maximum = 86400000)]
     pub initial_ms: Whole,
@@ -198,6 +199,7 @@ pub struct TimeControlRequest {
 
 /// The AI's settings in a new game.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct AiRequest {
     #[schema(value_type = LevelName)]
     pub level: String,

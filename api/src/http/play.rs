@@ -52,6 +52,7 @@ pub fn router() -> Router<AppState> {
 
 /// A move by the side to move.
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct MoveRequest {
     /// Row, 0 at the top (below the board size).
     #[schema(value_type = i64, minimum = 0, maximum = 18)]
@@ -62,8 +63,23 @@ pub struct MoveRequest {
     /// The number of moves the client believes are on the board (0 before the first move).
     /// When given and different from `moveCount`: 200 if `moveHistory[ply]` is this very move
     /// (a retried request), otherwise 409 PLY_MISMATCH.
+    /// A negative ply is 400 INVALID_JSON.
     #[schema(value_type = Option<i64>, minimum = 0)]
     pub ply: Option<Whole>,
+}
+
+impl MoveRequest {
+    /// 400 INVALID_JSON for a ply below the description's minimum: it can match no game, so it
+    /// is a malformed request, not a conflict with this one (row and col are checked against the
+    /// board: 422 OUT_OF_BOUNDS).
+    fn check(self) -> Result<MoveRequest, ApiError> {
+        match self.ply {
+            Some(Whole(ply)) if ply < 0 => Err(ApiError::InvalidJson(format!(
+                "ply must be 0 or more, not {ply}"
+            ))),
+            _ => Ok(self),
+        }
+    }
 }
 
 /// Commits a change; the answer for a stored game, None when another request got there first.
@@ -219,6 +235,7 @@ pub async fn play(
     JsonBody(body): JsonBody<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
     let arrival = now_exact();
+    let body = body.check()?;
     for _ in 0..ATTEMPTS {
         let stored = load(&state, &player, &id).await?;
         if stored.row.mode == Mode::Online {

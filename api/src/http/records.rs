@@ -141,6 +141,9 @@ pub enum RecordVersion {
 }
 
 /// A record to import. Fields not listed (ids, times, result, coords) are ignored.
+// Unlike the other bodies, unknown fields pass (and the description does not say
+// `additionalProperties: false`): an exported record carries more than an import reads, and a
+// record written by a later version may carry more still.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportRecord {

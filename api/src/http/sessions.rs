@@ -31,7 +31,7 @@ pub fn router() -> Router<AppState> {
 
 /// Body of `POST /sessions`; may be empty.
 #[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SessionRequest {
     /// The code from `wx.login`: required when the server has WeChat credentials, checked and
     /// then ignored otherwise. At most 128 characters, none of them a control character.
