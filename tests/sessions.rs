@@ -1,5 +1,6 @@
 //! Sessions end and renew: an idle token expires (401 SESSION_EXPIRED), a new session that names
-//! it as `previousToken` within the grace keeps the player and every game, logout ends a session,
+//! it as `previousToken` within the grace keeps the player and every game (also twenty such
+//! renewals at once, each with a token of its own), logout ends a session,
 //! the last use is written at most once a day, `code` is checked even without WeChat, and new
 //! sessions are limited per client address.
 //!
@@ -43,8 +44,9 @@ fn with_token(player: &Player, token: &str) -> Player {
 
 /// A token unused for longer than the idle time gets 401 SESSION_EXPIRED on every route that
 /// needs a session; naming it as `previousToken` gives a new token for the same player, who
-/// finds every game as it was and plays on; the old token then names no session, and renews no
-/// second time.
+/// finds every game as it was and plays on; the old token then names no session, and naming it
+/// again soon after (a retry whose answer was lost) gives the same player another token. (After
+/// a few minutes it renews nothing: the store's unit tests.)
 #[tokio::test]
 async fn expired_session_renews_for_the_same_player() {
     let mut server = gomoku_server!().start();
@@ -100,20 +102,68 @@ async fn expired_session_renews_for_the_same_player() {
         "UNAUTHORIZED",
         "the old token after its renewal",
     );
+    // A renewal repeated (its answer was lost) gets the same player, with a new token.
     let again = start_session(&server, json!({"previousToken": alice.token}), &[])
         .await
         .ok(201, "a second renewal");
-    assert_ne!(
+    assert_eq!(
         again["playerId"], session["playerId"],
-        "a token renews once"
+        "a renewal repeats for the same player"
     );
-    let fresh = with_token(&alice, again["token"].as_str().unwrap());
-    assert!(fresh.list_all(None, 10).await.is_empty());
+    assert_ne!(again["token"], renewed["token"]);
+    let repeated = with_token(&alice, again["token"].as_str().unwrap());
+    assert_eq!(
+        repeated.list_all(None, 10).await,
+        renewed_alice.list_all(None, 10).await,
+        "the same player's games"
+    );
+    alice.get("/api/v1/games").await.assert_error(
+        401,
+        "UNAUTHORIZED",
+        "the old token after a repeated renewal",
+    );
     assert_eq!(
         renewed_alice.list_all(None, 10).await.len(),
         2,
         "bob's game is not alice's"
     );
+}
+
+/// Twenty renewals naming one `previousToken` at once (issue 23: 19 of 20 made new players and
+/// stranded their games) all answer with its player, each with a token of its own that reads
+/// the player's game; the old token authenticates nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_renewals_keep_the_player() {
+    let server = gomoku_server!()
+        .args(["--sessions-per-minute", "0"])
+        .start();
+    let alice = Player::new(&server).await;
+    let game = alice.create_id(json!({})).await;
+    let state = alice.play(&game, 7, 7).await;
+    let me = alice.me().await["playerId"].clone();
+    let renewals: Vec<_> = (0..20)
+        .map(|_| {
+            let api = alice.api.clone();
+            let body = json!({"previousToken": alice.token});
+            tokio::spawn(async move { api.start_session(&body, &[]).await })
+        })
+        .collect();
+    let mut tokens = Vec::new();
+    for renewal in renewals {
+        let renewed = renewal.await.unwrap().ok(201, "a renewal");
+        assert_eq!(renewed["playerId"], me, "every renewal keeps the player");
+        tokens.push(renewed["token"].as_str().unwrap().to_string());
+    }
+    for token in &tokens {
+        assert_eq!(with_token(&alice, token).game(&game).await, state);
+    }
+    tokens.sort_unstable();
+    tokens.dedup();
+    assert_eq!(tokens.len(), 20, "a token each");
+    alice
+        .get("/api/v1/games")
+        .await
+        .assert_error(401, "UNAUTHORIZED", "the renewed token");
 }
 
 /// Past the renewal grace a session is deleted (at start, then hourly), so its token names

@@ -9,7 +9,11 @@
 //!
 //! Starting a session is one write: it may end the session the client held before (renewing it
 //! for the same player when that session is still recent enough), make the player, and record
-//! the new session, all in one transaction.
+//! the new session, all in one transaction. A renewal leaves the old token's hash in
+//! `session_renewals` for [`RENEWAL_REPEATS_FOR`]: a renewal that finds the old session already
+//! gone (ended by a concurrent renewal, whose transaction it waited for, or by an earlier try
+//! whose answer was lost) finds the player there, so renewing twice at once never makes a new
+//! player and strands the games. The old token itself authenticates nothing once renewed.
 
 use icu_normalizer::ComposingNormalizerBorrowed;
 use icu_properties::props::{
@@ -20,6 +24,12 @@ use rand::Rng;
 use time::OffsetDateTime;
 
 use super::{Db, StoreError};
+
+/// How long a renewed token keeps renewing for the same player (each time a new session, the
+/// old token authenticating nothing): long enough for concurrent renewals and a client's retry
+/// after a lost answer (the mini-program gives up on a request after 60 s), short enough that
+/// an old token is soon worth nothing.
+pub const RENEWAL_REPEATS_FOR: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// The longest name, in characters (code points of its NFC form), after trimming.
 pub const MAX_NAME_CHARS: usize = 16;
@@ -127,6 +137,15 @@ pub struct Previous<'a> {
     pub renewable_since: &'a str,
 }
 
+/// The previous session as the backends read it: its hash, the oldest last use that may still
+/// be renewed, and the oldest renewal that is repeated (stored forms).
+#[derive(Debug, Clone)]
+pub(super) struct Renewing {
+    pub token_hash: [u8; 32],
+    pub renewable_since: String,
+    pub repeat_since: String,
+}
+
 /// A stored session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Session {
@@ -137,15 +156,19 @@ pub struct Session {
 
 /// Records a new session under `token_hash` for `who`, ending `previous` if it names a session;
 /// returns the player's id. An anonymous session renews the previous one's player when that
-/// session was last used at or after `previous.renewable_since`; a session renews once, since
-/// it ends here.
+/// session was last used at or after `previous.renewable_since`, or when it was itself renewed
+/// less than [`RENEWAL_REPEATS_FOR`] ago (then for the player it was renewed for).
 pub async fn start_session(
     db: &Db,
     who: Who,
     token_hash: [u8; 32],
     previous: Option<Previous<'_>>,
 ) -> Result<String, StoreError> {
-    let previous = previous.map(|p| (p.token_hash, p.renewable_since.to_string()));
+    let previous = previous.map(|p| Renewing {
+        token_hash: p.token_hash,
+        renewable_since: p.renewable_since.to_string(),
+        repeat_since: super::ago(RENEWAL_REPEATS_FOR),
+    });
     match db {
         Db::Sqlite(s) => s.start_session(who, token_hash, previous).await,
         Db::Postgres(p) => p.start_session(who, token_hash, previous).await,
@@ -196,11 +219,13 @@ pub async fn end_session(db: &Db, token_hash: [u8; 32]) -> Result<bool, StoreErr
 }
 
 /// Deletes the sessions last used before `before` (stored form): past their idle time and the
-/// renewal grace, nothing can use them any more. Returns how many went.
+/// renewal grace, nothing can use them any more. Returns how many went. Renewals older than
+/// [`RENEWAL_REPEATS_FOR`] go too.
 pub async fn sweep_sessions(db: &Db, before: String) -> Result<u64, StoreError> {
+    let renewed_before = super::ago(RENEWAL_REPEATS_FOR);
     match db {
-        Db::Sqlite(s) => s.sweep_sessions(before).await,
-        Db::Postgres(p) => p.sweep_sessions(before).await,
+        Db::Sqlite(s) => s.sweep_sessions(before, renewed_before).await,
+        Db::Postgres(p) => p.sweep_sessions(before, renewed_before).await,
     }
 }
 
@@ -305,10 +330,12 @@ pub(crate) mod tests {
         crate::store::ago(std::time::Duration::from_secs(3600))
     }
 
-    /// A recent previous session renews its player once; an old one, an unknown one or a second
-    /// renewal gives a new player. Either way the previous session ends.
+    /// A recent previous session renews its player, and renewing the same token again within
+    /// [`RENEWAL_REPEATS_FOR`] gives that player again (a new session each time); past it, or
+    /// from a session last used too long ago, a new player starts. Either way the previous
+    /// session ends.
     #[tokio::test]
-    async fn renewal_keeps_the_player_once() {
+    async fn renewal_keeps_the_player() {
         for (db, _keep) in each_backend().await {
             let first: [u8; 32] = rand::random();
             let alice = start_session(&db, Who::Anonymous, first, None)
@@ -327,10 +354,28 @@ pub(crate) mod tests {
             assert_eq!(renewed, alice);
             assert_eq!(session(&db, &first).await.unwrap(), None);
 
-            let again = start_session(&db, Who::Anonymous, rand::random(), Some(previous(first)))
+            let third: [u8; 32] = rand::random();
+            let again = start_session(&db, Who::Anonymous, third, Some(previous(first)))
                 .await
                 .unwrap();
-            assert_ne!(again, alice, "a token renews once");
+            assert_eq!(again, alice, "a renewal repeats for the same player");
+            assert_eq!(
+                session(&db, &third).await.unwrap().unwrap().player_id,
+                alice
+            );
+            assert_eq!(session(&db, &first).await.unwrap(), None);
+
+            db.execute_raw(&[
+                "update session_renewals set renewed_at = '2000-01-01T00:00:00.000000Z'",
+            ])
+            .await;
+            let later = start_session(&db, Who::Anonymous, rand::random(), Some(previous(first)))
+                .await
+                .unwrap();
+            assert_ne!(
+                later, alice,
+                "past its repeat time a renewed token names nothing"
+            );
 
             // Last used before the renewal window: ended, but not renewed.
             let future = crate::store::ago(std::time::Duration::ZERO);
@@ -343,6 +388,42 @@ pub(crate) mod tests {
                 .unwrap();
             assert_ne!(fresh, alice);
             assert_eq!(session(&db, &second).await.unwrap(), None);
+
+            // The sweep (which also deletes renewals past their repeat time) keeps what is recent.
+            sweep_sessions(&db, an_hour_ago()).await.unwrap();
+            assert_eq!(
+                session(&db, &third).await.unwrap().unwrap().player_id,
+                alice
+            );
+        }
+    }
+
+    /// Twenty renewals of one token at once all get its player (none makes a new player and
+    /// strands the games), and the old token authenticates nothing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_renewals_keep_the_player() {
+        for (db, _keep) in each_backend().await {
+            let first: [u8; 32] = rand::random();
+            let alice = start_session(&db, Who::Anonymous, first, None)
+                .await
+                .unwrap();
+            let renewals: Vec<_> = (0..20)
+                .map(|_| {
+                    let db = db.clone();
+                    tokio::spawn(async move {
+                        let since = an_hour_ago();
+                        let previous = Previous {
+                            token_hash: first,
+                            renewable_since: &since,
+                        };
+                        start_session(&db, Who::Anonymous, rand::random(), Some(previous)).await
+                    })
+                })
+                .collect();
+            for renewal in renewals {
+                assert_eq!(renewal.await.unwrap().unwrap(), alice);
+            }
+            assert_eq!(session(&db, &first).await.unwrap(), None);
         }
     }
 

@@ -1,11 +1,11 @@
 //! Players' and sessions' SQL on PostgreSQL. A rename needs no cache to be told: every load checks
 //! the seats' names along with the version.
 
-use sqlx::Row;
+use sqlx::{PgConnection, Row};
 use time::OffsetDateTime;
 
 use super::Store;
-use crate::store::players::{stored_session, Name, Session, Who};
+use crate::store::players::{stored_session, Name, Renewing, Session, Who};
 use crate::store::{now, timestamp, StoreError};
 
 impl Store {
@@ -13,23 +13,14 @@ impl Store {
         &self,
         who: Who,
         token_hash: [u8; 32],
-        previous: Option<([u8; 32], String)>,
+        previous: Option<Renewing>,
     ) -> Result<String, StoreError> {
         let at = now();
         let mut tx = self.pool.begin().await?;
-        let mut renewed = None;
-        if let Some((hash, since)) = previous {
-            let ended = sqlx::query(
-                "delete from sessions where token_hash = $1 returning player_id, last_used_at",
-            )
-            .bind(&hash[..])
-            .fetch_optional(&mut *tx)
-            .await?;
-            renewed = ended
-                .map(|r| (r.get::<String, _>(0), r.get::<String, _>(1)))
-                .filter(|(_, last_used)| *last_used >= since)
-                .map(|(player, _)| player);
-        }
+        let renewed = match previous {
+            Some(previous) => renew(&mut *tx, &previous, who == Who::Anonymous, &at).await?,
+            None => None,
+        };
         let player_id = match (who, renewed) {
             (Who::Anonymous, Some(player)) => player,
             (Who::Anonymous, None) => {
@@ -133,11 +124,64 @@ impl Store {
         Ok(done.rows_affected() > 0)
     }
 
-    pub(in crate::store) async fn sweep_sessions(&self, before: String) -> Result<u64, StoreError> {
+    pub(in crate::store) async fn sweep_sessions(
+        &self,
+        before: String,
+        renewed_before: String,
+    ) -> Result<u64, StoreError> {
         let done = sqlx::query("delete from sessions where last_used_at < $1")
             .bind(&before)
             .execute(&self.pool)
             .await?;
+        sqlx::query("delete from session_renewals where renewed_at < $1")
+            .bind(&renewed_before)
+            .execute(&self.pool)
+            .await?;
         Ok(done.rows_affected())
+    }
+}
+
+/// Ends the previous session; the player it renews for, if any. A session last used recently
+/// enough renews its player, and an anonymous renewal is recorded; a session already gone renews
+/// for the player a recent renewal of it recorded. Renewals of one token racing on any instances
+/// meet at the session's row: the delete of the second waits for the first's transaction, then
+/// finds no row, and its next statement (read committed: a fresh snapshot) sees the renewal
+/// the first committed.
+async fn renew(
+    conn: &mut PgConnection,
+    previous: &Renewing,
+    anonymous: bool,
+    at: &str,
+) -> Result<Option<String>, StoreError> {
+    let ended =
+        sqlx::query("delete from sessions where token_hash = $1 returning player_id, last_used_at")
+            .bind(&previous.token_hash[..])
+            .fetch_optional(&mut *conn)
+            .await?
+            .map(|r| (r.get::<String, _>(0), r.get::<String, _>(1)));
+    match ended {
+        Some((player, last_used)) if last_used >= previous.renewable_since => {
+            if anonymous {
+                sqlx::query(
+                    "insert into session_renewals (token_hash, player_id, renewed_at) \
+                     values ($1, $2, $3) on conflict (token_hash) do update \
+                     set player_id = excluded.player_id, renewed_at = excluded.renewed_at",
+                )
+                .bind(&previous.token_hash[..])
+                .bind(&player)
+                .bind(at)
+                .execute(&mut *conn)
+                .await?;
+            }
+            Ok(Some(player))
+        }
+        Some(_) => Ok(None),
+        None => Ok(sqlx::query_scalar(
+            "select player_id from session_renewals where token_hash = $1 and renewed_at >= $2",
+        )
+        .bind(&previous.token_hash[..])
+        .bind(&previous.repeat_since)
+        .fetch_optional(&mut *conn)
+        .await?),
     }
 }

@@ -1,10 +1,10 @@
 //! Players' and sessions' SQL on SQLite, every write through the single writer.
 
-use sqlx::Row;
+use sqlx::{Row, SqliteConnection};
 use time::OffsetDateTime;
 
 use super::Store;
-use crate::store::players::{stored_session, Name, Session, Who};
+use crate::store::players::{stored_session, Name, Renewing, Session, Who};
 use crate::store::writer::OnCommit;
 use crate::store::{now, timestamp, StoreError};
 
@@ -13,27 +13,20 @@ impl Store {
         &self,
         who: Who,
         token_hash: [u8; 32],
-        previous: Option<([u8; 32], String)>,
+        previous: Option<Renewing>,
     ) -> Result<String, StoreError> {
         self.writer()
             .write(move |conn| {
                 let (who, previous) = (who.clone(), previous.clone());
                 Box::pin(async move {
                     let at = now();
-                    let mut renewed = None;
-                    if let Some((hash, since)) = previous {
-                        let ended = sqlx::query(
-                            "delete from sessions where token_hash = ? \
-                             returning player_id, last_used_at",
-                        )
-                        .bind(&hash[..])
-                        .fetch_optional(&mut *conn)
-                        .await?;
-                        renewed = ended
-                            .map(|r| (r.get::<String, _>(0), r.get::<String, _>(1)))
-                            .filter(|(_, last_used)| *last_used >= since)
-                            .map(|(player, _)| player);
-                    }
+                    let renewed = match previous {
+                        Some(previous) => {
+                            let anonymous = who == Who::Anonymous;
+                            renew(&mut *conn, &previous, anonymous, &at).await?
+                        }
+                        None => None,
+                    };
                     let player_id = match (who, renewed) {
                         (Who::Anonymous, Some(player)) => player,
                         (Who::Anonymous, None) => {
@@ -185,18 +178,68 @@ impl Store {
             .await
     }
 
-    pub(in crate::store) async fn sweep_sessions(&self, before: String) -> Result<u64, StoreError> {
+    pub(in crate::store) async fn sweep_sessions(
+        &self,
+        before: String,
+        renewed_before: String,
+    ) -> Result<u64, StoreError> {
         self.writer()
             .write(move |conn| {
-                let before = before.clone();
+                let (before, renewed_before) = (before.clone(), renewed_before.clone());
                 Box::pin(async move {
                     let done = sqlx::query("delete from sessions where last_used_at < ?")
                         .bind(&before)
+                        .execute(&mut *conn)
+                        .await?;
+                    sqlx::query("delete from session_renewals where renewed_at < ?")
+                        .bind(&renewed_before)
                         .execute(&mut *conn)
                         .await?;
                     Ok(done.rows_affected())
                 })
             })
             .await
+    }
+}
+
+/// Ends the previous session; the player it renews for, if any. A session last used recently
+/// enough renews its player, and an anonymous renewal is recorded; a session already gone renews
+/// for the player a recent renewal of it recorded (writes are serial on SQLite, so a concurrent
+/// renewal of the same token has committed or is earlier in this batch).
+async fn renew(
+    conn: &mut SqliteConnection,
+    previous: &Renewing,
+    anonymous: bool,
+    at: &str,
+) -> Result<Option<String>, StoreError> {
+    let ended =
+        sqlx::query("delete from sessions where token_hash = ? returning player_id, last_used_at")
+            .bind(&previous.token_hash[..])
+            .fetch_optional(&mut *conn)
+            .await?
+            .map(|r| (r.get::<String, _>(0), r.get::<String, _>(1)));
+    match ended {
+        Some((player, last_used)) if last_used >= previous.renewable_since => {
+            if anonymous {
+                sqlx::query(
+                    "insert into session_renewals (token_hash, player_id, renewed_at) \
+                     values (?, ?, ?)",
+                )
+                .bind(&previous.token_hash[..])
+                .bind(&player)
+                .bind(at)
+                .execute(&mut *conn)
+                .await?;
+            }
+            Ok(Some(player))
+        }
+        Some(_) => Ok(None),
+        None => Ok(sqlx::query_scalar(
+            "select player_id from session_renewals where token_hash = ? and renewed_at >= ?",
+        )
+        .bind(&previous.token_hash[..])
+        .bind(&previous.repeat_since)
+        .fetch_optional(&mut *conn)
+        .await?),
     }
 }
