@@ -22,7 +22,8 @@ use crate::store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// 400: the body is not JSON, or has wrong types or missing fields.
+    /// 400: the body is not JSON, or has wrong types, missing or unknown fields, or a value
+    /// outside its described shape (a negative `ply`).
     #[error("the request body is not valid JSON for this endpoint: {0}")]
     InvalidJson(String),
     /// 400: a query parameter is unknown in value, out of range or malformed.
@@ -120,8 +121,8 @@ pub enum ApiError {
     /// 422: the game settings are not valid.
     #[error("invalid settings: {0}")]
     InvalidSettings(String),
-    /// 422: the display name is empty after trimming, longer than 16 characters, or has control
-    /// characters.
+    /// 422: the display name is empty once spaces and invisible characters are removed, longer
+    /// than 16 characters, or has a character that does not show (`store::players::Name`).
     #[error("invalid name: {0}")]
     InvalidName(String),
     /// 426: `GET /live` without a WebSocket upgrade.

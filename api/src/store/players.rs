@@ -86,7 +86,8 @@ impl Name {
         let mut after_visible = false;
         for c in name.chars() {
             let shown = !invisible(c);
-            if !shown && !(selector.contains(c) && after_visible) {
+            let modifies_the_last = selector.contains(c) && after_visible;
+            if !(shown || modifies_the_last) {
                 return Err(NameError::Invisible(u32::from(c)));
             }
             after_visible = shown && !c.is_whitespace();

@@ -18,7 +18,7 @@ impl Store {
         let at = now();
         let mut tx = self.pool.begin().await?;
         let renewed = match previous {
-            Some(previous) => renew(&mut *tx, &previous, who == Who::Anonymous, &at).await?,
+            Some(previous) => renew(&mut tx, &previous, who == Who::Anonymous, &at).await?,
             None => None,
         };
         let player_id = match (who, renewed) {
