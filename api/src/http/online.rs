@@ -4,7 +4,7 @@
 //! `POST /games/{id}/join` seats the caller in the free seat of a waiting game, which then
 //! starts. `POST /games/{id}/takeback`, `/draw` and `/rematch` take `{"action": "offer" |
 //! "accept" | "decline" | "withdraw"}`, each meaning only what it says
-//! ([`offers`](crate::online::offers) decides). Takeback and draw offers are made while the game
+//! ([`offers`] decides). Takeback and draw offers are made while the game
 //! is played, and any move clears them (see [`play`](super::play)); a rematch offer is made once
 //! it is over, and accepted it creates the new game and names it on the finished one in one
 //! write ([`games::rematch`]). Every offer lapses unanswered after its time
