@@ -14,19 +14,17 @@
 use std::sync::Arc;
 
 use gomoku_rules::EndReason;
-use sqlx::postgres::PgRow;
-use sqlx::{PgConnection, Row};
+use sqlx::PgConnection;
 
 use super::Store;
 use crate::store::games::rows::{
-    self, deadline_text, stone_value, win_line_json, Columns, GAME_COLUMNS, MOVE_COLUMNS,
-    SEAT_COLUMNS, SUMMARY_COLUMNS,
+    self, deadline_text, offer_columns, stone_value, win_line_json, Columns, DUE_GAMES,
+    GAME_COLUMNS, MOVE_COLUMNS, SEAT_COLUMNS, SUMMARY_COLUMNS,
 };
 use crate::store::games::{
-    status_clause, Fresh, RunningClock, StatusFilter, StoredGame, StoredMove, Summary, Update,
-    Written,
+    status_clause, DueGame, Fresh, StatusFilter, StoredGame, StoredMove, Summary, Update, Written,
 };
-use crate::store::{parse_timestamp, StoreError};
+use crate::store::StoreError;
 
 /// How many times a load reads again when the game changed between its two queries.
 const LOAD_ATTEMPTS: usize = 5;
@@ -41,7 +39,8 @@ const LOCK_PLAYER: &str = "select id from players where id = $1 for update";
 /// A player's games waiting or in play (for the cap on unfinished games).
 const COUNT_UNFINISHED: &str = "select count(*) from seats s join games g on g.id = s.game_id \
     where s.player_id = $1 and g.status in ('waiting', 'playing')";
-/// A new game (at version 0), its moves and its creator's seat, then the creator's name.
+/// A new game (at version 0), its moves, its creator's seat and the second player's (a
+/// rematch's, when $27 is not null), then the creator's name.
 const INSERT_GAME: &str = "with g as (insert into games (id, player_id, mode, rule, board_size, \
     ai_level, ai_player, status, end_reason, win_line, to_move, move_count, version, created_at, \
     updated_at, finished_at, initial_ms, increment_ms, black_ms, white_ms) \
@@ -50,14 +49,21 @@ const INSERT_GAME: &str = "with g as (insert into games (id, player_id, mode, ru
     m as (insert into moves (game_id, ply, \"row\", col, player, played_at, clock_ms) \
     select g.id, u.* from g cross join \
     unnest($20::int[], $21::int[], $22::int[], $23::int[], $24::text[], $25::bigint[]) as u), \
-    s as (insert into seats (game_id, player_id, colour) select g.id, $2, $26 from g) \
+    s as (insert into seats (game_id, player_id, colour) select g.id, $2, $26 from g \
+    union all select g.id, $27::text, $28::int from g where $27::text is not null) \
     select name from players where id = $2";
-/// The version-guarded update of a change ($1–$14); what else the change writes follows it as
+/// The version-guarded update of a change ($1–$19); what else the change writes follows it as
 /// `with` parts reading `up`, which holds a row only if the update landed.
 const UPDATE_GAME: &str = "with up as (update games set status = $1, end_reason = $2, \
     win_line = $3, to_move = $4, move_count = $5, version = version + 1, updated_at = $6, \
     finished_at = $7, black_ms = $8, white_ms = $9, deadline = $10, takeback_offer = $11, \
-    draw_offer = $12 where id = $13 and version = $14 returning id)";
+    draw_offer = $12, takeback_expires = $15, draw_expires = $16, rematch_offer = $17, \
+    rematch_expires = $18, rematch_game_id = $19 where id = $13 and version = $14 returning id)";
+/// The number of [`UPDATE_GAME`]'s parameters.
+const UPDATE_MARKS: usize = 19;
+/// The seats of a game with their players' names.
+const SEATS_OF_GAME: &str = "select s.game_id, s.player_id, s.colour, p.name \
+    from seats s join players p on p.id = s.player_id where s.game_id = $1";
 
 impl Store {
     pub(in crate::store) async fn load(
@@ -115,46 +121,48 @@ impl Store {
         fresh: Arc<Fresh>,
         cap: u32,
     ) -> Result<Written, StoreError> {
-        let row = &fresh.row;
         let mut tx = self.pool.begin().await?;
-        if fresh.unfinished() && at_cap(&mut tx, &row.player_id, cap).await? {
+        if fresh.unfinished() && at_cap(&mut tx, &fresh.row.player_id, cap).await? {
             return Ok(Written::OverCap);
         }
-        let (outcome, time_control) = (fresh.game.outcome(), row.time_control);
-        let moves = MoveColumns::of(&fresh.moves, 0);
-        let name: String = sqlx::query_scalar(INSERT_GAME)
-            .bind(&row.id)
-            .bind(&row.player_id)
-            .bind(row.mode.as_str())
-            .bind(row.rule.as_str())
-            .bind(row.board_size as i64)
-            .bind(row.ai.map(|a| a.level.as_str()))
-            .bind(row.ai.map(|a| stone_value(a.player)))
-            .bind(row.status.as_str())
-            .bind(row.end_reason.map(EndReason::as_str))
-            .bind(win_line_json(outcome.win_line()))
-            .bind(fresh.game.to_move().map(stone_value))
-            .bind(row.move_count as i64)
-            .bind(&row.created_at)
-            .bind(&row.updated_at)
-            .bind(&row.finished_at)
-            .bind(time_control.map(|tc| tc.initial_ms))
-            .bind(time_control.map(|tc| tc.increment_ms))
-            .bind(row.clock.map(|c| c.black_ms))
-            .bind(row.clock.map(|c| c.white_ms))
-            .bind(moves.ply)
-            .bind(moves.row)
-            .bind(moves.col)
-            .bind(moves.player)
-            .bind(moves.played_at)
-            .bind(moves.clock_ms)
-            .bind(fresh.colour.map(stone_value))
-            .fetch_one(&mut *tx)
-            .await?;
+        let name = insert_fresh(&mut tx, &fresh).await?;
         tx.commit().await?;
         let stored = fresh.stored(name);
         self.committed(&stored);
         Ok(Written::Stored(stored))
+    }
+
+    pub(in crate::store) async fn rematch(
+        &self,
+        update: Arc<Update>,
+        fresh: Arc<Fresh>,
+        cap: u32,
+    ) -> Result<Written, StoreError> {
+        // Locks in one order, as a capped commit does.
+        let mut players: Vec<&str> = fresh.players().collect();
+        players.sort_unstable();
+        let mut tx = self.pool.begin().await?;
+        for player in players {
+            if at_cap(&mut tx, player, cap).await? {
+                return Ok(Written::OverCap);
+            }
+        }
+        // Another accept of the same offer, on any instance, moved the version on: it made the
+        // game, and this transaction is dropped (rolled back) having written nothing.
+        if run_update(&mut tx, &update).await?.is_none() {
+            return Ok(Written::Stale);
+        }
+        insert_fresh(&mut tx, &fresh).await?;
+        let seats = sqlx::query(SEATS_OF_GAME)
+            .bind(&fresh.row.id)
+            .fetch_all(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        let (new, old) = (fresh.seated(rows::seats(&seats)?), update.seated(None));
+        // The new game first: a client that hears of the finished game naming it finds it.
+        self.committed(&new);
+        self.committed(&old);
+        Ok(Written::Stored(old))
     }
 
     pub(in crate::store) async fn commit(
@@ -262,12 +270,9 @@ impl Store {
         Ok(summaries)
     }
 
-    pub(in crate::store) async fn running_clocks(&self) -> Result<Vec<RunningClock>, StoreError> {
-        let rows =
-            sqlx::query("select id, version, deadline from games where deadline is not null")
-                .fetch_all(&self.pool)
-                .await?;
-        rows.iter().map(running_clock).collect()
+    pub(in crate::store) async fn due_games(&self) -> Result<Vec<DueGame>, StoreError> {
+        let rows = sqlx::query(DUE_GAMES).fetch_all(&self.pool).await?;
+        rows.iter().map(rows::due_game).collect()
     }
 }
 
@@ -275,17 +280,6 @@ impl Store {
 /// with one (from a request's path) names no game, and asking for it would be an error.
 fn storable(text: &str) -> bool {
     !text.contains('\0')
-}
-
-fn running_clock(r: &PgRow) -> Result<RunningClock, StoreError> {
-    let id: String = r.try_get(0)?;
-    let deadline = parse_timestamp(r.try_get(2)?)
-        .ok_or_else(|| StoreError::Corrupt(id.clone(), "deadline".into()))?;
-    Ok(RunningClock {
-        version: r.try_get(1)?,
-        deadline,
-        id,
-    })
 }
 
 /// Locks the player's row, then whether they already have `cap` games waiting or in play. The
@@ -302,6 +296,49 @@ async fn at_cap(conn: &mut PgConnection, player_id: &str, cap: u32) -> Result<bo
         .fetch_one(&mut *conn)
         .await?;
     Ok(unfinished >= i64::from(cap))
+}
+
+/// Inserts a new game with its moves and its seats; the creator's name.
+async fn insert_fresh(conn: &mut PgConnection, fresh: &Fresh) -> Result<String, StoreError> {
+    let row = &fresh.row;
+    let (outcome, time_control) = (fresh.game.outcome(), row.time_control);
+    let moves = MoveColumns::of(&fresh.moves, 0);
+    Ok(sqlx::query_scalar::<_, String>(INSERT_GAME)
+        .bind(&row.id)
+        .bind(&row.player_id)
+        .bind(row.mode.as_str())
+        .bind(row.rule.as_str())
+        .bind(row.board_size as i64)
+        .bind(row.ai.map(|a| a.level.as_str()))
+        .bind(row.ai.map(|a| stone_value(a.player)))
+        .bind(row.status.as_str())
+        .bind(row.end_reason.map(EndReason::as_str))
+        .bind(win_line_json(outcome.win_line()))
+        .bind(fresh.game.to_move().map(stone_value))
+        .bind(row.move_count as i64)
+        .bind(&row.created_at)
+        .bind(&row.updated_at)
+        .bind(&row.finished_at)
+        .bind(time_control.map(|tc| tc.initial_ms))
+        .bind(time_control.map(|tc| tc.increment_ms))
+        .bind(row.clock.map(|c| c.black_ms))
+        .bind(row.clock.map(|c| c.white_ms))
+        .bind(moves.ply)
+        .bind(moves.row)
+        .bind(moves.col)
+        .bind(moves.player)
+        .bind(moves.played_at)
+        .bind(moves.clock_ms)
+        .bind(fresh.colour.map(stone_value))
+        .bind(fresh.second.as_ref().map(|(player, _)| player))
+        .bind(
+            fresh
+                .second
+                .as_ref()
+                .map(|(_, colour)| stone_value(*colour)),
+        )
+        .fetch_one(&mut *conn)
+        .await?)
 }
 
 /// Moves as the columns `unnest` turns back into rows.
@@ -339,7 +376,7 @@ async fn run_update(
     let row = &next.row;
     let appended = update.appended();
     let mut sql = String::from(UPDATE_GAME);
-    let mut mark = 14;
+    let mut mark = UPDATE_MARKS;
     let mut next_mark = || {
         mark += 1;
         mark
@@ -381,10 +418,18 @@ async fn run_update(
         .bind(row.clock.map(|c| c.black_ms))
         .bind(row.clock.map(|c| c.white_ms))
         .bind(deadline_text(row.clock))
-        .bind(row.offers.takeback.map(stone_value))
-        .bind(row.offers.draw.map(stone_value))
+        .bind(row.offers.takeback.map(|o| stone_value(o.by)))
+        .bind(row.offers.draw.map(|o| stone_value(o.by)))
         .bind(&row.id)
         .bind(update.from_version);
+    for offer in [row.offers.takeback, row.offers.draw] {
+        query = query.bind(offer_columns(offer).1);
+    }
+    let (rematch_by, rematch_expires) = offer_columns(row.offers.rematch);
+    query = query
+        .bind(rematch_by)
+        .bind(rematch_expires)
+        .bind(&row.rematch_game_id);
     if update.truncate {
         query = query.bind(keep as i64);
     }
