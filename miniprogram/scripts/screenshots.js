@@ -12,6 +12,13 @@
  * phones.js): the name sheet, the waiting screen with the invite button, a
  * live game with clocks and the opponent-offline banner (light and dark), the
  * opponent's takeback offer in its modal, and a spectator's view.
+ * At 320 px: home on a first visit (the rules card, light and dark) and
+ * after it (also in 好友对战), a game, and the analysed replay stepping the
+ * engine's line; each measured in Chromium and printed as a table of target
+ * heights and the smallest type. The share card's image is drawn by
+ * utils/share-card.js's own drawCard on a canvas in Chromium (a game in
+ * progress, and the waiting game's invite, whose card title is printed), and
+ * the joiner's name sheet names who invited.
  *
  * The real pages run against the real gomoku-server (as in the end-to-end
  * tests), are rendered to DOM by miniprogram-simulate in jsdom with their
@@ -329,7 +336,9 @@ function measure(tag, page, name, {width = 320, dark = false} = {}) {
         const r = el.getBoundingClientRect()
         if (!r.width || !r.height) continue
         const cls = classes(el)
-        const target = ${JSON.stringify(TARGETS)}.find(t => cls.includes(t))
+        let target = ${JSON.stringify(TARGETS)}.find(t => cls.includes(t))
+        // A button by what it is for (its own class), or by its size when it has none.
+        if (target === 'btn') target = \`btn \${cls.filter(c => !c.startsWith('btn'))[0] || cls.filter(c => c !== 'btn').join(' ') || ''}\`.trim()
         if (target) {
           const t = targets[target] || (targets[target] = {n: 0, minH: 1e9, maxH: 0, minW: 1e9})
           t.n++
@@ -357,9 +366,9 @@ function measure(tag, page, name, {width = 320, dark = false} = {}) {
   const {targets, type} = JSON.parse(m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'))
   const px = v => `${Math.round(v * 10) / 10}`
   console.log(`\nmeasured at ${width} px: ${name}`)
-  console.log('  target                    count  height px (min–max)  min width px')
+  console.log('  target                          count  height px (min–max)  min width px')
   for (const [cls, t] of Object.entries(targets)) {
-    console.log(`  ${cls.padEnd(26)}${String(t.n).padStart(5)}  ${`${px(t.minH)}–${px(t.maxH)}`.padStart(19)}  ${px(t.minW).padStart(12)}`)
+    console.log(`  ${cls.padEnd(32)}${String(t.n).padStart(5)}  ${`${px(t.minH)}–${px(t.maxH)}`.padStart(19)}  ${px(t.minW).padStart(12)}`)
   }
   const smallest = Object.entries(type).sort((a, b) => a[1] - b[1]).slice(0, 8)
   console.log(`  smallest type: ${smallest.map(([cls, size]) => `${cls} ${px(size)}`).join(', ')}`)
@@ -393,6 +402,11 @@ async function smallScreenShots(wx, mid) {
   const home = await openPage(ids.home)
   shoot('home', home, 'home-320', {width: 320, title: '五子棋', height: 1100})
   measure('home', home, 'home-320')
+  // 好友对战's four time controls share one row.
+  home.instance.onModeChange({detail: {value: 'online'}})
+  await until(() => home.data.myName, 'the name')
+  shoot('home', home, 'home-320-online', {width: 320, title: '五子棋'})
+  home.instance.onModeChange({detail: {value: 'ai'}})
 
   const game = await openPage(ids.game, {id: mid.data.gameId})
   shoot('game', game, 'game-320', {width: 320})

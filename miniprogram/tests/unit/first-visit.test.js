@@ -8,6 +8,7 @@
 const {loadPage, openPage, byClass} = require('../support/harness')
 const {installScripted} = require('../support/fake-transport')
 const {gameState} = require('../support/states')
+const {until} = require('../support/e2e')
 const settings = require('../../utils/settings')
 const text = require('../../utils/text')
 
@@ -70,7 +71,7 @@ describe('快速开始', () => {
     const quick = page.querySelectorAll('.home__quick')[0]
     expect(quick.dom.textContent).toBe('快速开始人机 · 入门 · 15路')
     quick.dispatchEvent('tap')
-    await new Promise(resolve => setTimeout(resolve, 20))
+    await until(() => wx.rec.navigations.length > 0, 'the new game')
     expect(creates().map(c => c.data)).toEqual([QUICK])
     expect(wx.rec.navigations).toEqual([{type: 'navigateTo', url: '/pages/game/game?id=quick1'}])
   })
