@@ -353,8 +353,7 @@ function ruleCards() {
   return RULES.map(r => ({value: r.value, label: r.label, detail: RULE_DETAILS[r.value] || r.note}))
 }
 
-/** The quick start on home: against the AI at its easiest, freestyle 15×15, the player black. */
-const QUICK_START = {mode: 'ai', rule: 'freestyle', boardSize: 15, ai: {level: 'easy', player: 2}}
+/** 快速开始 on home and on the rules card, in words (the settings are home's QUICK_START). */
 const QUICK_START_LABEL = '人机 · 入门 · 15路'
 
 /** A time control as a card says it: '10+10', '5+5', '20分', '' for none. */
@@ -438,7 +437,6 @@ module.exports = {
   percentText,
   analysisNote,
   ruleCards,
-  QUICK_START,
   QUICK_START_LABEL,
   shortTimeText,
   inviteSettings,

@@ -30,6 +30,9 @@ const MIN_SIZE = 9
 const MAX_SIZE = 19
 const PAGE_SIZE = 20
 
+/** 快速开始: against the AI at its easiest, freestyle 15×15, the player black (text.QUICK_START_LABEL). */
+const QUICK_START = {mode: 'ai', rule: 'freestyle', boardSize: 15, ai: {level: 'easy', player: 2}}
+
 /**
  * The viewer's opponent in a game against a friend: {name, online}, null
  * while the seat is empty, undefined when the listing does not say.
@@ -230,7 +233,7 @@ Page(Object.assign({}, nameActions, {
   /** 快速开始 (above the form or on the rules card): 人机 · 入门 · 15路, the player black. */
   onQuickStart() {
     if (this.data.rulesCard) this.onRulesClose()
-    return this._create(text.QUICK_START)
+    return this._create(QUICK_START)
   },
 
   /** Create the game and open it. */
