@@ -12,6 +12,13 @@
  * phones.js): the name sheet, the waiting screen with the invite button, a
  * live game with clocks and the opponent-offline banner (light and dark), the
  * opponent's takeback offer in its modal, and a spectator's view.
+ * At 320 px: home on a first visit (the rules card, light and dark) and
+ * after it (also in 好友对战), a game, and the analysed replay stepping the
+ * engine's line; each measured in Chromium and printed as a table of target
+ * heights and the smallest type. The share card's image is drawn by
+ * utils/share-card.js's own drawCard on a canvas in Chromium (a game in
+ * progress, and the waiting game's invite, whose card title is printed), and
+ * the joiner's name sheet names who invited.
  *
  * The real pages run against the real gomoku-server (as in the end-to-end
  * tests), are rendered to DOM by miniprogram-simulate in jsdom with their
@@ -60,7 +67,7 @@ require('../tests/support/page-shim')
 
 const config = require('../config')
 const settings = require('../utils/settings')
-const {loadPage, loadedIds, openPage, simulate} = require('../tests/support/harness')
+const {loadPage, loadedIds, openPage, launchPage, simulate} = require('../tests/support/harness')
 const {install, lastQuery} = require('../tests/support/wx')
 const {lossyTransport} = require('../tests/support/http')
 const {tempDatabase, startServer, serverPlaysOnline} = require('../tests/support/server')
@@ -119,7 +126,7 @@ function builtins(page) {
   `
 }
 
-function html(tag, page, {width, dark, title, input = '', windowHeight}) {
+function html(tag, page, {width, dark, title, input = '', windowHeight, clip = false}) {
   const styles = Array.from(document.querySelectorAll('head style')).map(s => s.textContent).join('\n')
   const body = page.dom.outerHTML.replace(/<wx-slider([^>]*)>/g, '<wx-slider$1><div class="mp-slider-fill"></div>')
     // An input's value lives in the native component: write it in, as the phone shows it.
@@ -132,6 +139,8 @@ function html(tag, page, {width, dark, title, input = '', windowHeight}) {
   body { width: ${width}px; --rpx: ${width / 750}px; }
   /* The page's window, under the navigation bar: what the page fixes (sheets, banners, masks) sits in it, as on a phone. */
   .mp-window { position: relative; transform: translateZ(0); min-height: ${windowHeight}px; }
+  /* A page longer than the window, with something fixed over it: the window alone, as the phone shows it. */
+  ${clip ? `.mp-window { height: ${windowHeight}px; overflow: hidden; }` : ''}
   .mp-nav { position: relative; height: 44px; text-align: center; color: ${nav.navTextStyle === 'white' ? '#fff' : '#000'};
     background: ${nav.navBgColor}; font: 600 17px -apple-system, "PingFang SC", "Noto Sans CJK SC", sans-serif; line-height: 44px; }
   /* WeChat's capsule button (menu and close), which a long title would run under. */
@@ -155,21 +164,28 @@ const WINDOW = {375: 812 - 44, 320: 568 - 44}
  * Photograph `page` at `width` px (375 or 320), as the phone's window shows
  * it, or `height` px of it (a long page scrolled through).
  */
-function shoot(tag, page, name, {width = 375, dark = false, title, height, input} = {}) {
+function shoot(tag, page, name, {width = 375, dark = false, title, height, input, clip} = {}) {
+  const navTitle = title || global.wx.rec.titles[global.wx.rec.titles.length - 1] || '五子棋'
+  const doc = html(tag, page, {width, dark, title: navTitle, input, clip, windowHeight: height || WINDOW[width]})
+  const png = path.join(OUT, `${name}.png`)
+  chromium(name, doc, ['--force-device-scale-factor=2', `--window-size=${width},${(height || WINDOW[width]) + 44}`, `--screenshot=${png}`])
+  if (!fs.existsSync(png)) fail(`chromium wrote no ${png}`)
+  console.log(png)
+}
+
+/** Run headless Chromium on the HTML `doc` with `args` (a screenshot, a DOM dump); returns its stdout. */
+function chromium(name, doc, args) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mp-shot-'))
   const file = path.join(dir, `${name}.html`)
-  const navTitle = title || global.wx.rec.titles[global.wx.rec.titles.length - 1] || '五子棋'
-  fs.writeFileSync(file, html(tag, page, {width, dark, title: navTitle, input, windowHeight: height || WINDOW[width]}))
-  const png = path.join(OUT, `${name}.png`)
+  fs.writeFileSync(file, doc)
   const res = spawnSync(CHROMIUM, [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
     '--disable-component-update', '--no-first-run', `--user-data-dir=${path.join(dir, 'profile')}`,
-    '--hide-scrollbars', '--force-device-scale-factor=2', `--window-size=${width},${(height || WINDOW[width]) + 44}`,
-    `--screenshot=${png}`, `file://${file}`,
-  ], {encoding: 'utf8', timeout: 120000})
+    '--hide-scrollbars', ...args, `file://${file}`,
+  ], {encoding: 'utf8', timeout: 120000, maxBuffer: 64 * 1024 * 1024})
   fs.rmSync(dir, {recursive: true, force: true})
-  if (res.status !== 0 || !fs.existsSync(png)) fail(`chromium failed for ${name}: ${res.stderr || res.error}`)
-  console.log(png)
+  if (res.status !== 0) fail(`chromium failed for ${name}: ${res.stderr || res.error}`)
+  return res.stdout
 }
 
 async function newGame(rule, boardSize, ai) {
@@ -222,7 +238,7 @@ async function onlineShots() {
   installPhones()
   const [a, b, c] = ['A', 'B', 'C'].map(name => createPhone(name))
   for (const phone of [a, b, c]) {
-    phone.rec.storage.set('gomoku.settings', JSON.stringify({confirm: 'off', muted: true}))
+    phone.rec.storage.set('gomoku.settings', JSON.stringify({confirm: 'off', muted: true, rulesSeen: true}))
     await phone.run(() => api.ensureSession())
   }
   const on = (phone, fn) => phone.run(fn)
@@ -245,12 +261,20 @@ async function onlineShots() {
   const waiting = await a.open(ids.game, {id})
   await until(() => waiting.instance._live && waiting.instance._live.live, 'A\'s live connection')
   on(a, () => shoot('game', waiting, 'online-waiting'))
+  // The card this invite sends: its title, and its image drawn as the phone draws it.
+  const invite = on(a, () => waiting.instance.onShareAppMessage({from: 'button'}))
+  console.log(`share card: ${invite.title} → ${invite.path}`)
+  shootShareCard(waiting.instance._state, '阿明', 'share-card-invite')
 
   // B opens the card and joins; a few moves each.
-  b.rec.storage.set('gomoku.settings', JSON.stringify({confirm: 'off', muted: true, nameAsked: true}))
-  await b.run(() => api.setName('小红'))
+  b.rec.storage.set('gomoku.settings', JSON.stringify({confirm: 'off', muted: true, rulesSeen: true}))
   const card = {id, join: '1'}
-  const joined = await b.open(ids.game, card)
+  // B's name sheet, before it joins, says who invited.
+  const opening = b.run(() => launchPage(ids.game, card))
+  await until(() => opening.page.data.nameSheet, 'B\'s name sheet')
+  on(b, () => shoot('game', opening.page, 'online-join-name', {title: '好友对战', input: '小红'}))
+  await on(b, () => opening.page.querySelector('#name').instance.onSubmit({detail: {value: {name: '小红'}}}))
+  const joined = await opening.ready
   await until(() => !waiting.data.waiting, 'A to see B join')
   await until(() => joined.instance._live && joined.instance._live.live, 'B\'s live connection')
   const moves = [[a, waiting, 7, 7], [b, joined, 6, 8], [a, waiting, 8, 8], [b, joined, 6, 6], [a, waiting, 6, 7], [b, joined, 9, 9]]
@@ -288,12 +312,136 @@ async function onlineShots() {
   for (const [phone, page] of [[a, waiting], [b, joined], [c, watching]]) on(phone, () => page.instance.onUnload())
 }
 
+// --- 320 px, the first visit, the invite and the engine's line (helper F2's scenes).
+
+/**
+ * What a finger and an eye get at `width` px: each tappable kind of element's height (and
+ * width), and the smallest type by class, measured by Chromium in the page as shot. Printed as
+ * a table (`npm run screenshots` output), as README quotes it.
+ */
+const TARGETS = [
+  'btn', 'option-group__item', 'home__rules', 'home__item', 'home__more', 'replay__speed', 'replay__reveal',
+  'move-list__item', 'eval-graph__bar', 'replay__line-move', 'game__action', 'board__cell', 'invite-card__share',
+  'name-sheet__input', 'rules-card__action',
+]
+
+function measure(tag, page, name, {width = 320, dark = false} = {}) {
+  const probe = `<script>
+    (() => {
+      const strip = c => c.replace(/^[a-z0-9-]+?--(?=[a-z])/, '')
+      const classes = el => (el.getAttribute('class') || '').split(/\\s+/).filter(Boolean).map(strip)
+      const targets = {}
+      const type = {}
+      for (const el of document.querySelectorAll('.mp-window *')) {
+        const r = el.getBoundingClientRect()
+        if (!r.width || !r.height) continue
+        const cls = classes(el)
+        let target = ${JSON.stringify(TARGETS)}.find(t => cls.includes(t))
+        // A button by what it is for (its own class), or by its size when it has none.
+        if (target === 'btn') target = \`btn \${cls.filter(c => !c.startsWith('btn'))[0] || cls.filter(c => c !== 'btn').join(' ') || ''}\`.trim()
+        if (target) {
+          const t = targets[target] || (targets[target] = {n: 0, minH: 1e9, maxH: 0, minW: 1e9})
+          t.n++
+          t.minH = Math.min(t.minH, r.height)
+          t.maxH = Math.max(t.maxH, r.height)
+          t.minW = Math.min(t.minW, r.width)
+        }
+        const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim())
+        if (own) {
+          const key = cls[0] || el.tagName.toLowerCase()
+          const size = parseFloat(getComputedStyle(el).fontSize)
+          if (!(key in type) || size < type[key]) type[key] = size
+        }
+      }
+      const pre = document.createElement('pre')
+      pre.id = 'mp-measure'
+      pre.textContent = JSON.stringify({targets, type})
+      document.body.appendChild(pre)
+    })()
+  </script>`
+  const doc = html(tag, page, {width, dark, title: '五子棋', windowHeight: WINDOW[width]}).replace('</body>', `${probe}</body>`)
+  const out = chromium(name, doc, [`--window-size=${width},${WINDOW[width] + 44}`, '--dump-dom'])
+  const m = /<pre id="mp-measure">([^<]*)<\/pre>/.exec(out)
+  if (!m) fail(`no measurements for ${name}`)
+  const {targets, type} = JSON.parse(m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'))
+  const px = v => `${Math.round(v * 10) / 10}`
+  console.log(`\nmeasured at ${width} px: ${name}`)
+  console.log('  target                          count  height px (min–max)  min width px')
+  for (const [cls, t] of Object.entries(targets)) {
+    console.log(`  ${cls.padEnd(32)}${String(t.n).padStart(5)}  ${`${px(t.minH)}–${px(t.maxH)}`.padStart(19)}  ${px(t.minW).padStart(12)}`)
+  }
+  const smallest = Object.entries(type).sort((a, b) => a[1] - b[1]).slice(0, 8)
+  console.log(`  smallest type: ${smallest.map(([cls, size]) => `${cls} ${px(size)}`).join(', ')}`)
+}
+
+/** The share card's image, drawn by utils/share-card.js's own drawCard on a real canvas in Chromium. */
+function shootShareCard(game, inviter, name) {
+  const {CARD_WIDTH, CARD_HEIGHT, cardModel, drawCard} = require('../utils/share-card')
+  const doc = `<!doctype html><html><head><meta charset="utf-8"><style>html, body { margin: 0; }</style></head><body>
+<canvas id="card" width="${CARD_WIDTH}" height="${CARD_HEIGHT}"></canvas>
+<script>${drawCard.toString()}
+drawCard(document.getElementById('card').getContext('2d'), ${JSON.stringify(cardModel(game, inviter))})</script></body></html>`
+  const png = path.join(OUT, `${name}.png`)
+  chromium(name, doc, ['--force-device-scale-factor=1', `--window-size=${CARD_WIDTH},${CARD_HEIGHT}`, `--screenshot=${png}`])
+  console.log(png)
+}
+
+/**
+ * Home at 320 px on a first visit (the rules card, light and dark) and after it (快速开始 above
+ * the form), the replay and a game at 320 px, the analysed replay with the engine's line stepped
+ * on the board, and the share card's image of a game in progress; with the sizes measured.
+ */
+async function smallScreenShots(wx, mid) {
+  wx.rec.windowWidth = 320
+  settings.saveSettings({rulesSeen: false})
+  const first = await openPage(ids.home)
+  shoot('home', first, 'rules-card-320', {width: 320, title: '五子棋', clip: true})
+  shoot('home', first, 'rules-card-320-dark', {width: 320, dark: true, title: '五子棋', clip: true})
+  measure('home', first, 'rules-card-320')
+  first.instance.onRulesClose()
+  const home = await openPage(ids.home)
+  shoot('home', home, 'home-320', {width: 320, title: '五子棋', height: 1100})
+  measure('home', home, 'home-320')
+  // 好友对战's four time controls share one row.
+  home.instance.onModeChange({detail: {value: 'online'}})
+  await until(() => home.data.myName, 'the name')
+  shoot('home', home, 'home-320-online', {width: 320, title: '五子棋'})
+  home.instance.onModeChange({detail: {value: 'ai'}})
+
+  const game = await openPage(ids.game, {id: mid.data.gameId})
+  shoot('game', game, 'game-320', {width: 320})
+  measure('game', game, 'game-320')
+
+  const analysed = await analysedReplay()
+  // The analysis carries the engine's line from the server that has it; shown without otherwise.
+  if (!analysed.data.line.length) {
+    // A server from before `line`: the line of a missed five is the five itself, so show that one ply.
+    console.warn('screenshots: this gomoku-server sends no `line` with an analysed move: the shot shows the better move as a one-move line')
+    analysed.instance._analysed[8].line = [analysed.instance._analysed[8].best]
+    analysed.instance._show(9)
+  }
+  analysed.instance.onLineForward()
+  analysed.instance.onLineForward()
+  analysed.instance.onLineForward()
+  shoot('replay', analysed, 'replay-line-320', {width: 320, height: 1000})
+  shoot('replay', analysed, 'replay-line-320-dark', {width: 320, dark: true, height: 1000})
+  measure('replay', analysed, 'replay-line-320')
+  wx.rec.windowWidth = 375
+  shoot('replay', analysed, 'replay-line', {height: 1100})
+  analysed.instance.onUnload()
+
+  shootShareCard(Object.assign({}, mid.data.state || {}, {
+    id: 'card', mode: 'online', rule: 'renju', boardSize: 15, board: mid.data.board, you: 1,
+    players: {black: {name: '阿明'}, white: null}, timeControl: {initialMs: 600000, incrementMs: 10000},
+  }), '阿明', 'share-card')
+}
+
 async function main() {
   fs.mkdirSync(OUT, {recursive: true})
   const db = tempDatabase()
   const transport = lossyTransport()
   const wx = install(transport)
-  settings.saveSettings({confirm: 'off'})
+  settings.saveSettings({confirm: 'off', rulesSeen: true})
   const server = await startServer(db.file)
   config.baseUrl = server.baseUrl
   try {
@@ -374,6 +522,9 @@ async function main() {
     shoot('replay', analysed, 'replay-analysis')
     shoot('replay', analysed, 'replay-analysis-dark', {dark: true})
     analysed.instance.onUnload()
+
+    await smallScreenShots(wx, mid)
+    settings.saveSettings({rulesSeen: true})
 
     const home = await openPage(ids.home)
     shoot('home', home, 'home', {title: '五子棋', height: 1280})

@@ -3,7 +3,8 @@
  * from a file sent in a chat (wx.chooseMessageFile) or from the clipboard.
  * Both resolve with the parsed record, or with null after telling the player
  * why there is none (nothing chosen, not JSON); the server judges the record
- * itself when it is imported.
+ * itself when it is imported. (The clipboard may also hold an invite to a
+ * game, which home recognises first: clipboardText.)
  */
 
 /** Larger files are not records: export writes a few KB even for a full 19×19 game. */
@@ -54,11 +55,21 @@ function recordFromChatFile() {
   })
 }
 
-/** The record on the clipboard, or null. */
-function recordFromClipboard() {
+/** The text on the clipboard ('' when it cannot be read). */
+function clipboardText() {
   return new Promise(resolve => {
     wx.getClipboardData({success: res => resolve(res.data), fail: () => resolve('')})
-  }).then(clip => _parse(clip, '剪贴板'))
+  })
 }
 
-module.exports = {MAX_BYTES, recordFromChatFile, recordFromClipboard}
+/** The record in text read from the clipboard, or null. */
+function recordFromClipboardText(clip) {
+  return _parse(clip, '剪贴板')
+}
+
+/** The record on the clipboard, or null. */
+function recordFromClipboard() {
+  return clipboardText().then(recordFromClipboardText)
+}
+
+module.exports = {MAX_BYTES, recordFromChatFile, recordFromClipboard, clipboardText, recordFromClipboardText}

@@ -7,7 +7,8 @@
  *   `showSettings` in its data and a `_load()` that fetches its game.
  * - nameActions (home, game): the display-name sheet (components/name-sheet),
  *   asked once before the first game against a friend and editable later. A
- *   page that uses them has `nameSheet`, `nameBusy` and `myName` in its data.
+ *   page that uses them has `nameSheet`, `nameBusy` and `myName` in its data
+ *   (and `nameInviter`, the name of who invited the joiner, set here).
  * - toastError and ask: the short toast for a failed request, and a
  *   confirmation (a promise of true when confirmed).
  */
@@ -66,9 +67,13 @@ const nameActions = {
     }))
   },
 
-  /** Before the first game against a friend: ask for the name once (never blocks the game). */
-  _askNameOnce() {
+  /**
+   * Before the first game against a friend: ask for the name once (never
+   * blocks the game); a joiner's sheet names who invited them (`inviter`).
+   */
+  _askNameOnce(inviter = '') {
     if (loadSettings().nameAsked) return Promise.resolve()
+    if (inviter !== this.data.nameInviter) this.setData({nameInviter: inviter})
     return this._editName().catch(() => null)
   },
 

@@ -1,8 +1,9 @@
 /**
  * The player's local preferences, remembered on this phone (wx storage), not
  * on the server: the confirm step for small boards, move numbers on stones,
- * sound, and whether the display name has been asked for (once, before the
- * first game against a friend). Pages read them on load and write them when
+ * sound, whether the display name has been asked for (once, before the
+ * first game against a friend) and whether the rules card has been seen (home
+ * shows it on the first visit). Pages read them on load and write them when
  * changed.
  */
 const KEY = 'gomoku.settings'
@@ -14,7 +15,7 @@ const CONFIRM_MODES = [
   {value: 'off', label: '关闭'},
 ]
 
-const DEFAULTS = {confirm: 'auto', numbers: false, muted: false, nameAsked: false}
+const DEFAULTS = {confirm: 'auto', numbers: false, muted: false, nameAsked: false, rulesSeen: false}
 
 /** The stored settings, each field checked (an unknown or missing value is its default). */
 function loadSettings() {
@@ -30,6 +31,7 @@ function loadSettings() {
     numbers: typeof s.numbers === 'boolean' ? s.numbers : DEFAULTS.numbers,
     muted: typeof s.muted === 'boolean' ? s.muted : DEFAULTS.muted,
     nameAsked: typeof s.nameAsked === 'boolean' ? s.nameAsked : DEFAULTS.nameAsked,
+    rulesSeen: typeof s.rulesSeen === 'boolean' ? s.rulesSeen : DEFAULTS.rulesSeen,
   }
 }
 

@@ -240,12 +240,6 @@ function nameProblem(name) {
   return ''
 }
 
-/** The title of an invite card: "来一盘五子棋？无禁手 · 10分钟+10秒". */
-function inviteTitle(g) {
-  const time = timeText(g)
-  return `来一盘五子棋？${ruleLabel(g.rule)}${time ? ` · ${time}` : ''}`
-}
-
 /** An invite card whose game is gone (cancelled by its creator, or never there). */
 const INVITE_GONE_TEXT = '这局棋已被取消或不存在'
 
@@ -345,6 +339,67 @@ function shortTime(rfc3339) {
   return `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`
 }
 
+// --- Home's first visit, the invite and the share card (helper F2's block).
+
+/** What each rule means, in a sentence, for the rules card (the names are RULES'). */
+const RULE_DETAILS = {
+  freestyle: '先连成五子者胜，六子以上的长连也算赢。',
+  standard: '恰好连成五子才胜，长连不算。',
+  renju: '黑棋先行占优，所以黑有禁手：三三、四四、长连都不能下，白棋不受限制。',
+}
+
+/** The rules card's lines: [{value, label, detail}] in RULES' order. */
+function ruleCards() {
+  return RULES.map(r => ({value: r.value, label: r.label, detail: RULE_DETAILS[r.value] || r.note}))
+}
+
+/** 快速开始 on home and on the rules card, in words (the settings are home's QUICK_START). */
+const QUICK_START_LABEL = '人机 · 入门 · 15路'
+
+/** A time control as a card says it: '10+10', '5+5', '20分', '' for none. */
+function shortTimeText(tc) {
+  if (!tc) return ''
+  const initial = tc.initialMs % 60000 === 0 ? `${tc.initialMs / 60000}` : `${Math.round(tc.initialMs / 1000)}秒`
+  if (!tc.incrementMs) return `${initial}${tc.initialMs % 60000 === 0 ? '分' : ''}`
+  return `${initial}+${Math.round(tc.incrementMs / 1000)}`
+}
+
+/** The game's settings on an invite: '无禁手 · 10+10', '连珠 · 13路' (the size when not 15). */
+function inviteSettings(g) {
+  const parts = [ruleLabel(g.rule)]
+  if (g.boardSize && g.boardSize !== 15) parts.push(`${g.boardSize}路`)
+  const time = shortTimeText(g.timeControl)
+  if (time) parts.push(time)
+  return parts.join(' · ')
+}
+
+/** The inviter as an invite names them: 「小王」, or '' when the name is not known. */
+function inviterQuote(name) {
+  return name ? `「${name}」` : ''
+}
+
+/** The share card's title: "「小王」邀你下一盘五子棋 · 无禁手 · 10+10". */
+function shareTitle(g, inviter) {
+  const who = inviter ? `${inviterQuote(inviter)}邀你` : '来'
+  return `${who}下一盘五子棋 · ${inviteSettings(g)}`
+}
+
+/**
+ * The sentence 复制邀请 puts on the clipboard, to paste in a chat where the card
+ * cannot be sent: "「小王」邀你下一盘五子棋（无禁手 · 10+10）：打开小程序「五子棋」，首页点
+ * 「从剪贴板导入」，对局码 1a2b3c". Home's clipboard import recognises the code.
+ */
+function inviteSentence(g, inviter) {
+  const who = inviter ? `${inviterQuote(inviter)}邀你` : '邀你'
+  return `${who}下一盘五子棋（${inviteSettings(g)}）：复制这段话，打开小程序「五子棋」，在首页点「从剪贴板导入」即可加入。对局码 ${g.id}`
+}
+
+/** The game id in a pasted invite sentence ('' when the text is not one). */
+function inviteCodeIn(textIn) {
+  const m = /对局码\s*([A-Za-z0-9_-]{4,64})/.exec(String(textIn || ''))
+  return m ? m[1] : ''
+}
+
 module.exports = {
   RULES,
   LEVELS,
@@ -373,7 +428,6 @@ module.exports = {
   statusText,
   errorText,
   nameProblem,
-  inviteTitle,
   INVITE_GONE_TEXT,
   hintReasonText,
   shortTime,
@@ -382,4 +436,12 @@ module.exports = {
   markSymbol,
   percentText,
   analysisNote,
+  ruleCards,
+  QUICK_START_LABEL,
+  shortTimeText,
+  inviteSettings,
+  shareTitle,
+  inviteSentence,
+  inviteCodeIn,
+  inviterQuote,
 }

@@ -3,7 +3,9 @@
  * the board highlighted; tapping a chip emits `select` with {step}, the number
  * of moves to show (that move included). The replay page owns the step. A
  * post-game analysis marks moves: the mark's symbol (?!, ?, ??, !, 漏) in its
- * colour on the chip, named in the chip's aria-label.
+ * colour on the chip, named in the chip's aria-label. The chips wrap onto as
+ * many rows as the game needs and the page scrolls, rather than a short box
+ * scrolling inside the page.
  */
 const {markName, markSymbol} = require('../../utils/text')
 
@@ -18,17 +20,12 @@ Component({
   },
 
   data: {
-    scrollTo: '',
     badges: [], // [{mark, symbol, name}] by move index, for the view
   },
 
   observers: {
     marks(marks) {
       this.setData({badges: marks.map(m => (m ? {mark: m, symbol: markSymbol(m), name: `，${markName(m)}`} : null))})
-    },
-    // Keep the highlighted chip in view, a row early so the next one shows too.
-    current(current) {
-      this.setData({scrollTo: current > 0 ? `move-${Math.max(1, current - 4)}` : 'move-start'})
     },
   },
 

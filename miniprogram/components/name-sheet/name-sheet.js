@@ -5,10 +5,10 @@
  * loses focus and empties it if it fails the check (`nicknamereview`), so the
  * name is taken from the form's submit, as WeChat advises, and checked here
  * against the service's rule (1–16 characters after trimming, no control
- * characters) before it is sent. Emits `save` with {name} and `close`; the
- * page saves it.
+ * characters) before it is sent. Opened from an invite, it first says who
+ * invited (`inviter`). Emits `save` with {name} and `close`; the page saves it.
  */
-const {nameProblem} = require('../../utils/text')
+const {nameProblem, inviterQuote} = require('../../utils/text')
 
 Component({
   properties: {
@@ -20,14 +20,20 @@ Component({
     note: {type: String, value: '好友对局中，对方会看到你的昵称'},
     // Whether the name is being saved (the button then waits).
     busy: {type: Boolean, value: false},
+    // The name of who invited the viewer ('' when not opened from an invite).
+    inviter: {type: String, value: ''},
   },
 
   data: {
     value: '',
     problem: '',
+    invite: '', // "「小王」邀你下一盘五子棋", for the line above the title
   },
 
   observers: {
+    inviter(inviter) {
+      this.setData({invite: inviter ? `${inviterQuote(inviter)}邀你下一盘五子棋` : ''})
+    },
     'show, name'(show, name) {
       if (show) this.setData({value: name, problem: ''})
     },

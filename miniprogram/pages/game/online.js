@@ -3,9 +3,9 @@
  * mixed into pages/game/game.js, which owns the board, moves and requests.
  *
  * - Invite: while the friend has not joined, the page is the waiting screen
- *   (components/invite-card): 邀请好友 sends a card whose path opens this
- *   page with the game id and `join=1`; 复制邀请 copies that path; 取消
- *   deletes the game.
+ *   (components/invite-card): 邀请好友 sends a card (utils/share-card.js)
+ *   whose path opens this page with the game id and `join=1`; 复制邀请
+ *   copies a sentence with the game's code; 取消 deletes the game.
  * - Opening a card: the page asks for a display name the first time, then
  *   takes the free seat; a full game is watched (board read-only), a
  *   finished one shows its result.
@@ -29,6 +29,7 @@ const text = require('../../utils/text')
 const {clockView, nextChangeIn} = require('../../utils/clock')
 const {isOver, offerNews} = require('../../utils/game-view')
 const {ask} = require('../../utils/page-actions')
+const {shareCard, inviteText, inviterOf} = require('../../utils/share-card')
 
 /** After the running clock shows 0:00, how long to wait for the server's flag fall before asking for the state. */
 const FLAG_GRACE_MS = 1500
@@ -59,11 +60,6 @@ const ONLINE_DATA = {
   myName: '',
 }
 
-/** The path an invite card opens: this page, the game, and the flag that takes the free seat. */
-function invitePath(id) {
-  return `/pages/game/game?id=${encodeURIComponent(id)}&join=1`
-}
-
 /** The clock as it should be shown: stopped once the game is over or while it waits for the friend. */
 function _shownClock(state) {
   if (!state || !state.clock) return null
@@ -80,7 +76,7 @@ const onlineActions = {
   _openInvite() {
     return api.getGame(this._id).then(state => {
       if (!text.isOnline(state) || state.status !== 'waiting' || state.you) return state
-      return this._askNameOnce()
+      return this._askNameOnce(inviterOf(state))
         .then(() => api.joinGame(this._id))
         .catch(err => {
           if (err.code === 'GAME_FULL' || err.code === 'GAME_OVER') return api.getGame(this._id)
@@ -256,14 +252,12 @@ const onlineActions = {
 
   /** The invite card (邀请好友 and the menu's 转发): opens this game with the seat-taking flag. */
   onShareAppMessage() {
-    const state = this._state
-    if (!state || !text.isOnline(state)) return {title: '来下一盘五子棋', path: '/pages/home/home'}
-    return {title: text.inviteTitle(state), path: invitePath(state.id)}
+    return shareCard(this._state)
   },
 
-  /** 复制邀请: the card's path as text, for the developer tool, where cards cannot be tapped. */
+  /** 复制邀请: a sentence to paste in a chat, with the game's code (home's clipboard import opens it). */
   onCopyInvite() {
-    wx.setClipboardData({data: invitePath(this._id)})
+    wx.setClipboardData({data: inviteText(this._state)})
   },
 
   /** 取消 on the waiting screen: delete the game, after a confirmation, and go home. */
@@ -324,4 +318,4 @@ const onlineActions = {
   },
 }
 
-module.exports = {onlineActions, ONLINE_DATA, invitePath, FLAG_GRACE_MS}
+module.exports = {onlineActions, ONLINE_DATA, FLAG_GRACE_MS}

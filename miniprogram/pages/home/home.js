@@ -11,16 +11,27 @@
  * screen, from where the invite is sent. In the continue list such a game
  * says whose turn it is and whether the opponent is connected; a game shared
  * with a friend cannot be deleted (it belongs to both).
+ *
+ * A first visit opens the rules card (components/rules-card), remembered as
+ * seen on this phone; 规则 opens it again. 快速开始 (on the card and above the
+ * form) starts a game against the AI at its easiest on 15×15 freestyle. An
+ * invite sentence pasted from a chat (复制邀请 on the other phone) is found by
+ * 从剪贴板导入 and opens that game, taking the free seat.
  */
 const api = require('../../services/api')
 const text = require('../../utils/text')
 const {exportGame} = require('../../utils/export-record')
-const {recordFromChatFile, recordFromClipboard} = require('../../utils/import-record')
+const {recordFromChatFile, clipboardText, recordFromClipboardText} = require('../../utils/import-record')
 const {nameActions, toastError: _toast, ask} = require('../../utils/page-actions')
+const {loadSettings, saveSettings} = require('../../utils/settings')
+const {invitePath} = require('../../utils/share-card')
 
 const MIN_SIZE = 9
 const MAX_SIZE = 19
 const PAGE_SIZE = 20
+
+/** 快速开始: against the AI at its easiest, freestyle 15×15, the player black (text.QUICK_START_LABEL). */
+const QUICK_START = {mode: 'ai', rule: 'freestyle', boardSize: 15, ai: {level: 'easy', player: 2}}
 
 /**
  * The viewer's opponent in a game against a friend: {name, online}, null
@@ -103,6 +114,12 @@ Page(Object.assign({}, nameActions, {
     nameSheet: false,
     nameBusy: false,
     myName: '',
+    rulesCard: false,
+    quickLabel: text.QUICK_START_LABEL,
+  },
+
+  onLoad() {
+    if (!loadSettings().rulesSeen) this.setData({rulesCard: true})
   },
 
   onShow() {
@@ -201,7 +218,6 @@ Page(Object.assign({}, nameActions, {
   },
 
   onStart() {
-    if (this.data.starting) return Promise.resolve()
     const {mode, level, colour, seat, rule, boardSize} = this.data
     const settings = {mode, rule, boardSize}
     // The API names the AI's colour; the picker names the player's.
@@ -211,9 +227,21 @@ Page(Object.assign({}, nameActions, {
       const time = text.TIME_CONTROLS.find(t => t.value === this.data.timeControl)
       if (time && time.control) settings.timeControl = time.control
     }
+    return this._create(settings)
+  },
+
+  /** 快速开始 (above the form or on the rules card): 人机 · 入门 · 15路, the player black. */
+  onQuickStart() {
+    if (this.data.rulesCard) this.onRulesClose()
+    return this._create(QUICK_START)
+  },
+
+  /** Create the game and open it. */
+  _create(settings) {
+    if (this.data.starting) return Promise.resolve()
     this.setData({starting: true})
     // The friend will see a name: ask for one before the first such game.
-    const asked = mode === 'online' ? this._askNameOnce() : Promise.resolve()
+    const asked = settings.mode === 'online' ? this._askNameOnce() : Promise.resolve()
     return asked.then(() => api.createGame(settings)).then(game => {
       this.setData({starting: false})
       wx.navigateTo({url: `/pages/game/game?id=${game.id}`})
@@ -221,6 +249,16 @@ Page(Object.assign({}, nameActions, {
       this.setData({starting: false})
       _toast(err)
     })
+  },
+
+  /** 规则: the rules card again. */
+  onShowRules() {
+    this.setData({rulesCard: true})
+  },
+
+  onRulesClose() {
+    saveSettings({rulesSeen: true})
+    this.setData({rulesCard: false})
   },
 
   onResume(e) {
@@ -276,8 +314,17 @@ Page(Object.assign({}, nameActions, {
     return this._import(recordFromChatFile)
   },
 
+  /** 从剪贴板导入: an invite pasted from a chat opens its game; otherwise the record there is imported. */
   onImportClipboard() {
-    return this._import(recordFromClipboard)
+    if (this.data.importing) return Promise.resolve()
+    return clipboardText().then(clip => {
+      const code = text.inviteCodeIn(clip)
+      if (code) {
+        wx.navigateTo({url: invitePath(code)})
+        return null
+      }
+      return this._import(() => Promise.resolve(recordFromClipboardText(clip)))
+    })
   },
 
   /** Import the record `read` finds; the new game opens in replay, from where it can be continued. */

@@ -15,7 +15,11 @@
  * probability after each move as a bar strip above the slider (tap a bar to
  * go there), each move's mark on the move list with a legend, and for the
  * move on the board a line saying what the analysis found and, for a marked
- * move, the engine's better move as a hollow ring on the board. The analysis
+ * move, the engine's better move as a hollow ring on the board, and, when the
+ * analysis carries the engine's line from there (`line`: its expected moves,
+ * the better move first), ‹ ▶ that play the line on the board, numbered,
+ * one move at a time (the game's position comes back with any step of the
+ * replay, or ‹ at the line's start). The analysis
  * covers the whole game, so showing it shows the result too; an analysis
  * that exists already is shown on 查看分析, not at once. The game's own
  * players may start one (an online game once it is over); a spectator sees
@@ -78,6 +82,8 @@ Page(Object.assign({}, pageActions, {
     evals: [], // black's win probability after each move, null where not analysed
     marks: [], // each move's mark, '' for none
     better: null, // the engine's better move {row, col, player} for the move on the board
+    line: [], // the engine's line from the position before that move: [{coord, player}], best first
+    lineStep: 0, // how many moves of the line the board shows (0: the game's own position)
     analysisNote: '', // what the analysis says of the move on the board
     markLegend: text.MARKS,
   },
@@ -164,14 +170,19 @@ Page(Object.assign({}, pageActions, {
       analysisOutdated: !!a.outdated,
       evals,
       marks,
-    }, this._analysisAt(this.data.step)))
+    // A line being stepped through stays on the board (the move's analysis does not change).
+    }, this.data.lineStep ? {} : this._analysisAt(this.data.step)))
     if (a.status === 'running' && this.data.analysisShown) this._schedulePoll()
   },
 
-  /** The note and the better move for the position after `step` moves (none until shown). */
+  /**
+   * The note, the better move and the engine's line for the position after
+   * `step` moves (none until shown); the board back at the game's position.
+   */
   _analysisAt(step) {
     const m = step > 0 ? this._analysed[step - 1] : null
-    if (!this.data.analysisShown || !m) return {better: null, analysisNote: ''}
+    this._line = []
+    if (!this.data.analysisShown || !m) return {better: null, analysisNote: '', line: [], lineStep: 0}
     const n = this.data.board.length
     const played = this._moves[step - 1]
     const bestCoord = coord(n, m.best.row, m.best.col)
@@ -184,8 +195,53 @@ Page(Object.assign({}, pageActions, {
       bestCoord,
       mark: m.mark,
     })
-    const better = m.mark && m.mark !== 'only_move' ? {row: m.best.row, col: m.best.col, player: played.player} : null
-    return {better, analysisNote: note}
+    const marked = !!m.mark && m.mark !== 'only_move'
+    const better = marked ? {row: m.best.row, col: m.best.col, player: played.player} : null
+    // The line alternates from the mover; an analysis without one shows the better move alone.
+    this._line = marked && Array.isArray(m.line) ? m.line.map((p, i) => ({row: p.row, col: p.col, player: i % 2 ? 3 - played.player : played.player})) : []
+    const line = this._line.map(p => ({coord: coord(n, p.row, p.col), player: p.player}))
+    return {better, analysisNote: note, line, lineStep: 0}
+  },
+
+  /**
+   * The board with the first `k` moves of the engine's line played from the
+   * position before the move on the board, numbered 1…k; k = 0 is the game's
+   * own position again.
+   */
+  _showLine(k) {
+    const {step, board} = this.data
+    const n = board.length
+    if (k <= 0) {
+      this._show(step)
+      return
+    }
+    const next = boardFromMoves(n, this._moves, step - 1)
+    const numbers = emptyBoard(n)
+    let shown = 0
+    // A point already taken ends the line there (the line is the server's; the board is the game's).
+    while (shown < k && !next[this._line[shown].row][this._line[shown].col]) {
+      const p = this._line[shown]
+      next[p.row][p.col] = p.player
+      numbers[p.row][p.col] = ++shown
+    }
+    if (!shown) return
+    const patch = diffBoard(board, next)
+    this.setData(Object.assign(patch, {lineStep: shown, numbers, last: pointIndex(n, this._line[shown - 1]), better: null, winLine: ''}))
+  },
+
+  /** ▶ on the engine's line: one more move of it on the board. */
+  onLineForward() {
+    if (this.data.lineStep < this.data.line.length) this._showLine(this.data.lineStep + 1)
+  },
+
+  /** ‹ on the engine's line: one move fewer, back to the game's position at the start. */
+  onLineBack() {
+    if (this.data.lineStep > 0) this._showLine(this.data.lineStep - 1)
+  },
+
+  /** A move of the line tapped: the line up to it. */
+  onLineTo(e) {
+    this._showLine(Number(e.currentTarget.dataset.count))
   },
 
   _schedulePoll() {
@@ -239,6 +295,7 @@ Page(Object.assign({}, pageActions, {
     const n = this.data.board.length
     const patch = diffBoard(this.data.board, boardFromMoves(n, this._moves, step))
     if (this.data.showNumbers) Object.assign(patch, diffBoard(this.data.numbers, numbersFromMoves(n, this._moves, step), 'numbers'))
+    else if (this.data.lineStep) patch.numbers = [] // the line's numbers go with it
     const last = step > 0 ? this._moves[step - 1] : null
     const winLine = step === this.data.moveCount ? this._finalWinLine : ''
     patch.step = step

@@ -121,7 +121,7 @@ describe('a game against a friend, from the invite to the result', () => {
     expect(buttonTexts(game.a)).toEqual(['复制邀请', '取消'])
     await liveOn(game.a, 'A')
     const card = A.run(() => game.a.instance.onShareAppMessage({from: 'button'}))
-    expect(card.title).toBe('来一盘五子棋？无禁手 · 不限时')
+    expect(card.title).toBe('「阿明」邀你下一盘五子棋 · 无禁手')
     game.card = cardQuery(card.path)
     expect(game.card).toEqual({id: game.a.data.gameId, join: '1'})
   })
@@ -131,6 +131,7 @@ describe('a game against a friend, from the invite to the result', () => {
     const {launchPage} = require('../support/harness')
     const opened = B.run(() => launchPage(gameId, game.card))
     await until(() => opened.page.data.nameSheet, 'B\'s name sheet')
+    expect(opened.page.querySelector('#name').data.invite).toBe('「阿明」邀你下一盘五子棋')
     await B.run(() => opened.page.querySelector('#name').instance.onSubmit({detail: {value: {name: '小红'}}}))
     game.b = await opened.ready
     expect(game.b.data.you).toBe(2)

@@ -2,7 +2,8 @@
  * The post-game analysis on the replay page, against a scripted transport:
  * the evaluation graph (one bar per move, black from the bottom, marks as
  * dots, the current move outlined, a tap seeks), the marks on the move list
- * with the legend, the better move as a hollow ring on the board, 分析
+ * with the legend, the better move as a hollow ring on the board, the
+ * engine's line stepped on the board (and its absence), 分析
  * starting it and the poll following it until done (and stopping on hide and
  * unload), 查看分析 for one that exists (no request, the result shown with
  * it), 分析新着法 for an outdated one, who gets the button, and errors.
@@ -61,6 +62,14 @@ describe('the evaluation graph', () => {
     expect(byClass(graph, 'eval-graph', 'eval-graph__bar--current')).toEqual([bars[1]])
     expect(graph.data.bars[1].label).toBe('第 2 手，黑方胜率 25%，败着')
     expect(graph.data.bars[2].label).toBe('第 3 手')
+  })
+
+  test('a caption says what the bars are, and the even line is labelled 50%', () => {
+    const graph = renderComponent(graphId, {evals: [0.6], marks: [''], current: 0})
+    expect(byClass(graph, 'eval-graph', 'eval-graph__title').map(t => t.textContent)).toEqual(['黑方胜率'])
+    expect(byClass(graph, 'eval-graph', 'eval-graph__key')[0].textContent.replace(/\s+/g, '')).toBe('黑方白方')
+    expect(byClass(graph, 'eval-graph', 'eval-graph__even')).toHaveLength(1)
+    expect(byClass(graph, 'eval-graph', 'eval-graph__even-label').map(t => t.textContent)).toEqual(['50%'])
   })
 
   test('tapping a bar asks for that move', async () => {
@@ -238,6 +247,87 @@ describe('the replay page', () => {
     page.instance.onFirst()
     expect(page.data.analysisNote).toBe('')
     expect(page.data.better).toBe(null)
+  })
+
+  /** The analysis of MOVES with the engine's `line` on black's mistake (move 3). */
+  function analysisWithLine(line) {
+    const a = analysis(4)
+    a.moves[2].line = line.map(([row, col]) => ({row, col}))
+    return a
+  }
+
+  test('a marked move\'s line: ▶ plays it on the board from the position before the move, numbered; ‹ and any step bring the game back', async () => {
+    serve()
+    serveAnalysis([[200, analysisWithLine([[6, 6], [5, 5], [9, 9]])]])
+    const page = await openPage(replayId, {id: 'g1'})
+    page.instance.onAnalyse()
+    page.instance.onSeek({detail: {value: 3}})
+    expect(page.data.line).toEqual([{coord: 'g9', player: 1}, {coord: 'f10', player: 2}, {coord: 'j6', player: 1}])
+    expect(page.data.lineStep).toBe(0)
+    expect(byClass(page, 'replay', 'replay__line-caption')[0].textContent).toBe('更好的下法：点 ▶ 逐步摆出')
+    expect(byClass(page, 'replay', 'replay__line-move').map(m => m.textContent)).toEqual(['1g9', '2f10', '3j6'])
+
+    await tapButton(page, '▶')
+    // Move 3 (i7) is taken back and the engine's g9 stands in its place, numbered 1.
+    expect(page.data.board[8][8]).toBe(0)
+    expect(page.data.board[6][6]).toBe(1)
+    expect(page.data.numbers[6][6]).toBe(1)
+    expect(page.data.last).toBe(6 * 15 + 6)
+    expect(page.data.better).toBe(null)
+    expect(byClass(page, 'replay', 'replay__line-caption')[0].textContent).toBe('引擎的下法 · 第 1 / 3 步')
+    for (let i = 0; i < 3; i++) page.instance.onLineForward() // past the end: stays at the last
+    expect(page.data.lineStep).toBe(3)
+    expect([page.data.board[5][5], page.data.board[9][9]]).toEqual([2, 1])
+    const board = page.querySelector('#board')
+    expect(byClass(board, 'board', 'board__number').map(n => n.textContent)).toEqual(['2', '1', '3'])
+    expect(byClass(page, 'replay', 'replay__line-move--shown')).toHaveLength(3)
+
+    // A move of the line tapped: the line up to it.
+    page.querySelectorAll('.replay__line-move')[1].dispatchEvent('tap')
+    await simulate.sleep(0)
+    expect(page.data.lineStep).toBe(2)
+    expect(page.data.board[9][9]).toBe(0)
+
+    page.instance.onLineBack()
+    page.instance.onLineBack()
+    expect(page.data.lineStep).toBe(0)
+    expect([page.data.board[8][8], page.data.board[6][6], page.data.board[5][5]]).toEqual([1, 0, 0])
+    expect(page.data.numbers).toEqual([])
+    expect(page.data.better).toEqual({row: 6, col: 6, player: 1})
+
+    // A step of the replay leaves the line: the game's own position after move 4.
+    page.instance.onLineForward()
+    page.instance.onStepForward()
+    expect(page.data.step).toBe(4)
+    expect(page.data.lineStep).toBe(0)
+    expect(page.data.line).toEqual([])
+    expect([page.data.board[8][8], page.data.board[6][6]]).toEqual([1, 2])
+    expect(page.data.numbers).toEqual([])
+  })
+
+  test('without a line (an analysis from before it was served) a marked move shows the better move alone', async () => {
+    serve()
+    serveAnalysis([[200, analysis(4)]])
+    const page = await openPage(replayId, {id: 'g1'})
+    page.instance.onAnalyse()
+    page.instance.onSeek({detail: {value: 3}})
+    expect(page.data.better).toEqual({row: 6, col: 6, player: 1})
+    expect(page.data.line).toEqual([])
+    expect(byClass(page, 'replay', 'replay__line')).toHaveLength(0)
+    page.instance.onLineForward()
+    expect(page.data.lineStep).toBe(0)
+    expect(page.data.board[8][8]).toBe(1)
+  })
+
+  test('a line that runs into a stone of the game stops before it', async () => {
+    serve()
+    serveAnalysis([[200, analysisWithLine([[6, 6], [7, 7], [9, 9]])]])
+    const page = await openPage(replayId, {id: 'g1'})
+    page.instance.onAnalyse()
+    page.instance.onSeek({detail: {value: 3}})
+    for (let i = 0; i < 3; i++) page.instance.onLineForward()
+    expect(page.data.lineStep).toBe(1)
+    expect(page.data.board[9][9]).toBe(0)
   })
 
   test('an outdated analysis offers 分析新着法, which extends it', async () => {

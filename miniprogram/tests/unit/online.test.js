@@ -13,7 +13,7 @@ const {installScripted} = require('../support/fake-transport')
 const {onlineState} = require('../support/states')
 const {flush, until, tapButton: tap, buttonTexts} = require('../support/e2e')
 const settings = require('../../utils/settings')
-const {invitePath, FLAG_GRACE_MS} = require('../../pages/game/online')
+const {FLAG_GRACE_MS} = require('../../pages/game/online')
 
 const gameId = loadPage('game')
 
@@ -76,16 +76,18 @@ describe('the waiting screen', () => {
     // No board while nobody can play on it.
     expect(page.querySelector('#board')).toBeUndefined()
     expect(wx.rec.shareMenu).toBe('shown')
-    expect(page.instance.onShareAppMessage({from: 'button'})).toEqual({
-      title: '来一盘五子棋？无禁手 · 10分钟+10秒',
+    // The card names the inviter; its image comes with `promise` (tests/unit/invite.test.js).
+    const card = page.instance.onShareAppMessage({from: 'button'})
+    expect({title: card.title, path: card.path}).toEqual({
+      title: '「小明」邀你下一盘五子棋 · 无禁手 · 10+10',
       path: '/pages/game/game?id=g1&join=1',
     })
   })
 
-  test('复制邀请 copies the card\'s path; 取消 asks, deletes the game, closes the socket and goes home', async () => {
+  test('复制邀请 copies the invite sentence; 取消 asks, deletes the game, closes the socket and goes home', async () => {
     const {page, socket} = await openLive(onlineState({status: 'waiting'}))
     await tap(page, '复制邀请')
-    expect(wx.rec.clipboard).toBe(invitePath('g1'))
+    expect(wx.rec.clipboard).toBe('「小明」邀你下一盘五子棋（无禁手）：复制这段话，打开小程序「五子棋」，在首页点「从剪贴板导入」即可加入。对局码 g1')
 
     transport.on('DELETE', '/api/v1/games/g1', () => [204, ''])
     wx.rec.modalAnswer = false

@@ -309,7 +309,7 @@ describe('online games in words and in the view', () => {
     expect(over(2, 'timeout', null)).toBe('白方胜 · 黑方超时')
     expect(over(1, 'five', 2)).toBe('你输了 · 五连')
     expect(text.resultText(onlineState({status: 'draw', endReason: 'agreement', currentPlayer: null}))).toBe('和棋 · 双方同意')
-    expect(text.inviteTitle(Object.assign({}, g, {rule: 'renju', timeControl: {initialMs: 1200000, incrementMs: 0}}))).toBe('来一盘五子棋？连珠 · 每方20分钟')
+    expect(text.shareTitle(Object.assign({}, g, {rule: 'renju', timeControl: {initialMs: 1200000, incrementMs: 0}}), '')).toBe('来下一盘五子棋 · 连珠 · 20分')
   })
 
   test('the view: seat, presence and offers as the viewer must treat them; no plain undo', () => {
@@ -368,13 +368,14 @@ describe('utils/settings', () => {
   })
 
   test('defaults, then what was saved, field by field; unknown values fall back', () => {
-    expect(settings.loadSettings()).toEqual({confirm: 'auto', numbers: false, muted: false, nameAsked: false})
+    expect(settings.loadSettings()).toEqual({confirm: 'auto', numbers: false, muted: false, nameAsked: false, rulesSeen: false})
     settings.saveSettings({muted: true})
     settings.saveSettings({confirm: 'off'})
     settings.saveSettings({nameAsked: true})
-    expect(settings.loadSettings()).toEqual({confirm: 'off', numbers: false, muted: true, nameAsked: true})
-    wx.setStorageSync(settings.KEY, {confirm: 'sometimes', numbers: 'yes', muted: true, nameAsked: 1})
-    expect(settings.loadSettings()).toEqual({confirm: 'auto', numbers: false, muted: true, nameAsked: false})
+    settings.saveSettings({rulesSeen: true})
+    expect(settings.loadSettings()).toEqual({confirm: 'off', numbers: false, muted: true, nameAsked: true, rulesSeen: true})
+    wx.setStorageSync(settings.KEY, {confirm: 'sometimes', numbers: 'yes', muted: true, nameAsked: 1, rulesSeen: 'no'})
+    expect(settings.loadSettings()).toEqual({confirm: 'auto', numbers: false, muted: true, nameAsked: false, rulesSeen: false})
   })
 })
 
