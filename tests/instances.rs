@@ -6,16 +6,20 @@
 //! the instance that does not hold their socket; a flag falls once with both armed, and on time
 //! when the instance that started the clock is gone; a SIGKILL of one under load loses no
 //! acknowledged write while the other keeps serving; a listener that reconnects gives every
-//! socket a fresh state.
+//! socket a fresh state; a flag that falls while PostgreSQL is down reaches both instances'
+//! sockets once it is back.
 //!
 //! These need PostgreSQL: they run when `GOMOKU_TEST_DATABASE` names a cluster (as in
-//! `scripts/test.sh`), and say they were skipped otherwise.
+//! `scripts/test.sh`), and say they were skipped otherwise. The one that stops PostgreSQL does it
+//! to a private cluster of its own, never to the suite's.
 
 use std::time::{Duration, Instant};
 
 use gomoku_testkit::crash::CrashRun;
 use gomoku_testkit::live::Live;
 use gomoku_testkit::online;
+use gomoku_testkit::postgres::{self, Cluster};
+use gomoku_testkit::restart::flag_fall_across_restart;
 use gomoku_testkit::state::{id_of, moves_of};
 use gomoku_testkit::stored::Stored;
 use gomoku_testkit::{
@@ -382,4 +386,35 @@ async fn a_reconnected_listener_gives_every_socket_a_fresh_state() {
     let moved = black.play_at(&id, 7, 7, 0).await;
     let pushed = live.state_at(moved["version"].as_i64().unwrap()).await;
     assert_eq!(pushed["moveHistory"], moved["moveHistory"]);
+}
+
+/// A PostgreSQL cluster of the test's own, which it may stop and start; None (the test is
+/// skipped, saying why) when the suite has no cluster or PostgreSQL is not installed.
+fn private_cluster() -> Option<Cluster> {
+    if postgres::cluster().is_none() {
+        eprintln!("skipped: GOMOKU_TEST_DATABASE names no PostgreSQL cluster");
+        return None;
+    }
+    if !Cluster::installed() {
+        eprintln!("skipped: PostgreSQL's programs are not installed");
+        return None;
+    }
+    Some(Cluster::start(false))
+}
+
+/// A timed game with black's socket on A and white's on B; PostgreSQL is stopped before the
+/// deadline and started again after it (both instances' timers fire while it is down): both
+/// sockets get the timed-out state once it is back, the one on the instance that did not write
+/// it through a listener that must catch up on what it missed. (The stress run `pg-restart` loops
+/// this and prints how fast.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_flag_that_falls_while_the_database_is_down_reaches_both_instances() {
+    let Some(cluster) = private_cluster() else {
+        return;
+    };
+    let database = Database::postgres_on(cluster.url());
+    let (a, b) = two_instances(gomoku_server!(), &database);
+    let trial = flag_fall_across_restart(&cluster, &database, &a, &b).await;
+    assert!(trial.void.is_none(), "{trial:?}");
+    assert_eq!(trial.delivered, 2, "both sockets get the timeout: {trial:?}");
 }
