@@ -240,15 +240,17 @@ impl Connection {
                                 continue;
                             }
                             last_version = update.game.row.version;
+                            // The state says who is connected now: the client has been told.
+                            last_presence = update.presence;
                             let you = update.game.colour_of(&self.viewer);
                             let text = update.rendered(you, || {
                                 state_message(&update.game, &self.viewer, update.presence)
                             });
-                            // The presence inside the state is as of its commit; a presence
-                            // message still follows if that changed what was last said.
                             self.send(text.as_ref()).await?;
                         }
-                        Ok(Event::Presence(presence)) => {
+                        Ok(Event::Presence) => {
+                            // The presence of now, not of when the event was sent.
+                            let presence = hub.presence(id);
                             if presence != last_presence {
                                 last_presence = presence;
                                 self.send(presence_message(presence)).await?;

@@ -22,8 +22,6 @@ use crate::server::{Database, Server};
 
 /// The game's clock: long enough for the database to stop before the flag falls.
 pub const CLOCK: Duration = Duration::from_millis(2500);
-/// How long after the deadline the database stays down: every timer has fired by then.
-const DOWN_PAST_DEADLINE: Duration = Duration::from_millis(500);
 /// How long a socket may take to get the timed-out state once the database is back before the
 /// trial counts it as lost (the issue saw 40 s and more).
 pub const GIVE_UP: Duration = Duration::from_secs(15);
@@ -41,19 +39,25 @@ pub struct Trial {
     pub void: Option<String>,
 }
 
-/// Runs one trial on `database` (on `cluster`), served by instances `a` and `b`.
+/// Runs one trial on `database` (on `cluster`), served by instances `a` and `b`; the database
+/// stays down until `down_past_deadline` after the flag fell (the length of the outage decides
+/// at which step of its reconnecting a listener finds it back).
 pub async fn flag_fall_across_restart(
     cluster: &Cluster,
     database: &Database,
-    a: &Server,
-    b: &Server,
+    (a, b): (&Server, &Server),
+    down_past_deadline: Duration,
 ) -> Trial {
     let black = Player::new(a).await;
     let white = Api::on(b).new_player().await;
     let clock = json!({"timeControl": {"initialMs": CLOCK.as_millis() as u64, "incrementMs": 0}});
     let (id, _) = online::start(&black, &white, clock).await;
-    let mut on_a = Live::connect(&black, &id).await.expect("black's socket on A");
-    let mut on_b = Live::connect(&white, &id).await.expect("white's socket on B");
+    let mut on_a = Live::connect(&black, &id)
+        .await
+        .expect("black's socket on A");
+    let mut on_b = Live::connect(&white, &id)
+        .await
+        .expect("white's socket on B");
     on_a.state().await;
     on_b.state().await;
 
@@ -74,7 +78,7 @@ pub async fn flag_fall_across_restart(
             )),
         };
     }
-    tokio::time::sleep_until((answered + CLOCK + DOWN_PAST_DEADLINE).into()).await;
+    tokio::time::sleep_until((answered + CLOCK + down_past_deadline).into()).await;
     cluster.resume();
     let back = Instant::now();
 

@@ -135,7 +135,7 @@ async fn main() {
             Run::Race(args) => race::run(&bin, args, &mut rng).await,
             Run::AiLoad(args) => ai_load::run(&bin, args, &mut rng).await,
             Run::ImportFuzz(args) => import_fuzz::run(&bin, args, &mut rng).await,
-            Run::PgRestart(args) => pg_restart::run(&bin, args).await,
+            Run::PgRestart(args) => pg_restart::run(&bin, args, &mut rng).await,
             Run::All => unreachable!("expanded above"),
         };
         all_ok &= report(&summary, &stats);

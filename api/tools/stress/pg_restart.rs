@@ -14,15 +14,25 @@ use clap::Args;
 use gomoku_testkit::postgres::Cluster;
 use gomoku_testkit::restart::flag_fall_across_restart;
 use gomoku_testkit::{percentile, Database, Server, ServerBinary, Stats};
+use rand::rngs::StdRng;
+use rand::Rng;
 
 #[derive(Args, Clone)]
 pub struct PgRestartArgs {
     /// Trials: each stops and starts PostgreSQL once.
     #[arg(long, default_value_t = 30)]
     trials: usize,
+    /// Longest time the database stays down past the deadline, in ms; each trial draws its own
+    /// from 200 ms up to this (so the listeners come back at every step of their reconnecting).
+    #[arg(long, default_value_t = 15000)]
+    max_down_ms: u64,
 }
 
-pub async fn run(bin: &ServerBinary, args: &PgRestartArgs) -> (Arc<Stats>, String) {
+pub async fn run(
+    bin: &ServerBinary,
+    args: &PgRestartArgs,
+    rng: &mut StdRng,
+) -> (Arc<Stats>, String) {
     let stats = Stats::counting();
     if !Cluster::installed() {
         stats.violation("PostgreSQL's programs are not installed (apt-get install postgresql)");
@@ -38,8 +48,9 @@ pub async fn run(bin: &ServerBinary, args: &PgRestartArgs) -> (Arc<Stats>, Strin
     let (mut delivered, mut void) = (0, 0);
     let (mut after_database, mut after_listeners) = (Vec::new(), Vec::new());
     for i in 0..args.trials {
-        let trial = flag_fall_across_restart(&cluster, &database, &a, &b).await;
-        println!("trial {i}: {trial:?}");
+        let down = Duration::from_millis(rng.gen_range(200..=args.max_down_ms.max(200)));
+        let trial = flag_fall_across_restart(&cluster, &database, (&a, &b), down).await;
+        println!("trial {i}, down {down:?} past the deadline: {trial:?}");
         if let Some(why) = &trial.void {
             println!("  void: {why}");
             void += 1;
@@ -48,7 +59,10 @@ pub async fn run(bin: &ServerBinary, args: &PgRestartArgs) -> (Arc<Stats>, Strin
         if trial.delivered == 2 {
             delivered += 1;
         } else {
-            stats.violation(format!("trial {i}: {} of 2 sockets got the timeout", trial.delivered));
+            stats.violation(format!(
+                "trial {i}: {} of 2 sockets got the timeout",
+                trial.delivered
+            ));
         }
         after_database.extend(trial.after_database);
         after_listeners.extend(trial.after_listeners);
