@@ -17,7 +17,7 @@
 use std::time::{Duration, Instant};
 
 use gomoku_testkit::crash::CrashRun;
-use gomoku_testkit::live::Live;
+use gomoku_testkit::live::{Live, WAIT};
 use gomoku_testkit::online;
 use gomoku_testkit::postgres::{self, Cluster};
 use gomoku_testkit::restart::flag_fall_across_restart;
@@ -443,7 +443,8 @@ fn told_presence(message: &Value) -> Option<(bool, bool)> {
 /// spectator is told of the players' presence (its states and its presence messages) only moves
 /// toward both connected: once it said a player was there, it never says otherwise while they
 /// stay. Read until a move made after both were seen arrives, so everything queued before it
-/// has been sent.
+/// has been sent. The servers' logs must be captured (they are shown when something never
+/// comes).
 async fn presence_only_grows(a: &Server, b: &Server, rounds: usize) {
     for round in 0..rounds {
         let black = Player::new(a).await;
@@ -462,11 +463,26 @@ async fn presence_only_grows(a: &Server, b: &Server, rounds: usize) {
         let mut spectator = spectator.expect("the spectator connects");
         let mut told = Vec::new();
         while told.last() != Some(&(true, true)) {
-            told.extend(told_presence(&spectator.message().await));
+            let message = spectator.message_within(WAIT).await.unwrap_or_else(|| {
+                panic!(
+                    "round {round}: both players never shown; the spectator was told {told:?}\n\
+                     A: {}\nB: {}",
+                    a.log_text(),
+                    b.log_text()
+                )
+            });
+            told.extend(told_presence(&message));
         }
         let moved = black.play_at(&id, 7, 7, 0).await;
         loop {
-            let message = spectator.message().await;
+            let message = spectator.message_within(WAIT).await.unwrap_or_else(|| {
+                panic!(
+                    "round {round}: the move never reached the spectator; told {told:?}\n\
+                     A: {}\nB: {}",
+                    a.log_text(),
+                    b.log_text()
+                )
+            });
             told.extend(told_presence(&message));
             if message["game"]["version"] == moved["version"] {
                 break;
@@ -490,7 +506,7 @@ async fn presence_told_across_instances_only_moves_toward_the_truth() {
     let Some(database) = shared_database() else {
         return;
     };
-    let (a, b) = two_instances(gomoku_server!(), &database);
+    let (a, b) = two_instances(gomoku_server!().capture_log(), &database);
     presence_only_grows(&a, &b, 10).await;
 }
 
@@ -498,6 +514,6 @@ async fn presence_told_across_instances_only_moves_toward_the_truth() {
 /// presence of now, and what was queued for it before then does not bring back older ones.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn presence_told_by_one_server_only_moves_toward_the_truth() {
-    let server = gomoku_server!().start();
+    let server = gomoku_server!().capture_log().start();
     presence_only_grows(&server, &server, 10).await;
 }

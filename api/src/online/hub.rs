@@ -172,6 +172,7 @@ impl Watched {
     fn tell(&mut self, elsewhere: Presence) {
         let presence = self.local.with(elsewhere);
         if presence != self.presence {
+            tracing::debug!(?presence, ?elsewhere, "presence changed");
             self.presence = presence;
             if let Some(latest) = self.latest.as_mut().filter(|u| u.presence != presence) {
                 *latest = Arc::new(Update::new(latest.game.clone(), presence));
@@ -370,18 +371,13 @@ impl Hub {
         let _ = tokio::time::timeout(PUBLISH_WAIT, published).await;
     }
 
-    /// Brings the seats known for a watched game up to `game` as just read (a seat may have
-    /// been taken between a connection's first read and its subscription); everyone hears of
-    /// the presence if it changed.
-    pub fn seen(&self, game: &StoredGame) {
-        let id = &game.row.id;
-        let mut games = lock(&self.games);
-        if let Some(watched) = games.watched.get_mut(id) {
-            watched.seat(game);
-            if games.recount(id) {
-                self.publish(id, None);
-            }
-        }
+    /// Takes `game` as a connection just read it, like a commit: if it is newer than the state
+    /// known here, every connection gets it (a seat may have been taken, or a move made, between
+    /// a connection's first read and this one), and the presence is counted again. Not merely
+    /// noted: news of that version arriving later would then count as known, and the other
+    /// connections would never get it.
+    pub fn seen(&self, game: &Arc<StoredGame>) {
+        self.take(game);
     }
 
     /// One connection of `viewer` to game `id` is gone.
@@ -551,8 +547,11 @@ async fn publisher(hub: Weak<Hub>, db: Db, mut queue: mpsc::UnboundedReceiver<Pu
         let Some(local) = hub.upgrade().map(|hub| hub.local(&id)) else {
             return;
         };
-        if let Err(e) = presence::publish(&db, &id, local).await {
-            tracing::warn!(game = %id, error = %e, "could not publish this instance's presence");
+        match presence::publish(&db, &id, local).await {
+            Ok(()) => tracing::debug!(game = %id, ?local, "presence published"),
+            Err(e) => {
+                tracing::warn!(game = %id, error = %e, "could not publish this instance's presence")
+            }
         }
         if let Some(done) = done {
             let _ = done.send(());
@@ -572,10 +571,9 @@ impl Watch for Hub {
     }
 
     fn heard(&self, news: &GameNews) {
-        let newer = lock(&self.games)
-            .watched
-            .get(&news.id)
-            .is_some_and(|w| w.newest() < news.version);
+        let newest = lock(&self.games).watched.get(&news.id).map(Watched::newest);
+        tracing::debug!(?news, ?newest, "game news heard");
+        let newer = newest.is_some_and(|newest| newest < news.version);
         if !newer {
             return;
         }
@@ -586,6 +584,7 @@ impl Watch for Hub {
     }
 
     fn presence_heard(&self, news: &PresenceNews) {
+        tracing::debug!(?news, "presence heard");
         let mut games = lock(&self.games);
         if games.hear(news, Instant::now()) {
             games.recount(&news.game_id);
