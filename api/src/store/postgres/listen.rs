@@ -58,8 +58,9 @@ pub(super) async fn run(store: Store) {
 }
 
 /// A listener on a new connection, `LISTEN` answered; None once the store is closed. Tries until
-/// the database answers (each attempt waits the pool's acquire timeout, trying to connect with
-/// backoff meanwhile, so the database is found within a second or so of its return).
+/// the database answers (each attempt lasts the listener pool's acquire timeout, sqlx trying to
+/// connect meanwhile with a backoff of up to a fifth of it, so the database is found within
+/// about 200 ms of its return).
 async fn listening(store: &Store) -> Option<PgListener> {
     loop {
         if store.listen_pool.is_closed() {
