@@ -240,12 +240,12 @@ impl Connection {
                                 continue;
                             }
                             last_version = update.game.row.version;
-                            // The state says who is connected now: the client has been told.
-                            last_presence = update.presence;
                             let you = update.game.colour_of(&self.viewer);
                             let text = update.rendered(you, || {
                                 state_message(&update.game, &self.viewer, update.presence)
                             });
+                            // The presence inside the state is the hub's of now; a presence
+                            // message still follows if that changed what was last said in one.
                             self.send(text.as_ref()).await?;
                         }
                         Ok(Event::Presence) => {
