@@ -13,10 +13,10 @@
 //! each kind of viewer (black, white, neither) by the first connection that needs it
 //! ([`Update::rendered`]), never one viewer's state for another. Presence likewise: an event only
 //! says that it changed, and the connection reads the presence of now, which the latest state
-//! carries too, so a connection's presence never steps back to one older than it told (an event
-//! queued before its first message once replayed old presences after it). A receiver that falls more than
-//! [`CHANNEL`] events behind lags: its connection is dropped, and the client reconnects to a
-//! fresh state, rather than holding up the others.
+//! carries too, so a connection's presence never steps back to one older than it told (events
+//! queued before its first message once replayed old presences after it). A receiver that falls
+//! more than [`CHANNEL`] events behind lags: its connection is dropped, and the client reconnects
+//! to a fresh state, rather than holding up the others.
 //!
 //! Also the limit of live connections per token ([`Ticket`]), and the signal that closes every
 //! socket when the server shuts down.
@@ -792,6 +792,21 @@ mod tests {
 
         drop(bob);
         assert_eq!(hub.presence("g").spectators, 2, "no longer watched here");
+    }
+
+    /// A connection's own read of a newer version than the hub knows goes to every connection,
+    /// like a commit (news of that version arriving later then rightly counts as known).
+    #[tokio::test]
+    async fn a_newer_read_reaches_every_connection() {
+        let (hub, _dir) = hub(8).await;
+        let game = online_game("alice", Some("bob"));
+        let mut carol = hub.subscribe(&game, "carol");
+        while next(&mut carol).is_some() {}
+        let mut newer = StoredGame::clone(&game);
+        newer.row.version = 1;
+        hub.seen(&Arc::new(newer));
+        assert!(matches!(next(&mut carol), Some(Event::State(1))));
+        assert_eq!(hub.latest("g").map(|u| u.game.row.version), Some(1));
     }
 
     /// A token holds at most its number of tickets; a dropped one is given back.
