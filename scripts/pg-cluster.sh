@@ -4,6 +4,8 @@
 #   scripts/pg-cluster.sh start DIR [--durable]   # prints the cluster's URL on stdout
 #   scripts/pg-cluster.sh database URL NAME       # makes database NAME there, prints its URL
 #   scripts/pg-cluster.sh stop DIR                # stops it and removes DIR
+#   scripts/pg-cluster.sh halt DIR                # stops the server, keeps DIR (a restart's first half)
+#   scripts/pg-cluster.sh resume DIR              # starts it again, on the same port and settings
 #
 # DIR's parent folder must be open to others (the cluster's owner may be `nobody`). `start`
 # installs PostgreSQL from Debian's packages when it is missing (as root: CI runs on a
@@ -63,6 +65,8 @@ start() {
     port=$(free_port)
     if as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
         -o "-p $port $settings" start >/dev/null 2>&1; then
+      # What `resume` starts it with again.
+      echo "-p $port $settings" >"$dir/options"
       echo "postgres://gomoku@127.0.0.1:$port/postgres"
       return 0
     fi
@@ -79,6 +83,24 @@ stop() {
   rm -rf "$dir"
 }
 
+# A fast shutdown, as an operator's restart does it: sessions are ended, clients see the
+# connection go.
+halt() {
+  local dir=$1 bin
+  [ -f "$dir/options" ] || die "no cluster in $dir"
+  bin=$(bin_dir)
+  as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null || die "the server did not stop"
+}
+
+resume() {
+  local dir=$1 bin
+  [ -f "$dir/options" ] || die "no cluster in $dir"
+  bin=$(bin_dir)
+  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+    -o "$(cat "$dir/options")" start >/dev/null \
+    || { cat "$dir/server.log" >&2; die "the server did not start again"; }
+}
+
 database() {
   local url=$1 name=$2 bin
   bin=$(bin_dir)
@@ -90,5 +112,7 @@ case "${1:-}" in
   start) [ $# -ge 2 ] || die "usage: $0 start DIR [--durable]"; start "$2" "${3:-}" ;;
   database) [ $# -eq 3 ] || die "usage: $0 database URL NAME"; database "$2" "$3" ;;
   stop) [ $# -eq 2 ] || die "usage: $0 stop DIR"; stop "$2" ;;
-  *) die "usage: $0 start DIR [--durable] | database URL NAME | stop DIR" ;;
+  halt) [ $# -eq 2 ] || die "usage: $0 halt DIR"; halt "$2" ;;
+  resume) [ $# -eq 2 ] || die "usage: $0 resume DIR"; resume "$2" ;;
+  *) die "usage: $0 start DIR [--durable] | database URL NAME | stop DIR | halt DIR | resume DIR" ;;
 esac

@@ -7,16 +7,22 @@
 //! when the instance that started the clock is gone; a SIGKILL of one under load loses no
 //! acknowledged write while the other keeps serving; a listener that reconnects gives every
 //! socket a fresh state; an offer lapses once with both armed, pushed through both; accepts of a
-//! rematch through both at once make one game, pushed to both players' sockets.
+//! rematch through both at once make one game, pushed to both players' sockets; a flag that falls
+//! while PostgreSQL is down reaches both instances' sockets once it is back; and a spectator
+//! connecting at the same moment as both players is told their presence only ever growing (also
+//! on one server, on either backend).
 //!
 //! These need PostgreSQL: they run when `GOMOKU_TEST_DATABASE` names a cluster (as in
-//! `scripts/test.sh`), and say they were skipped otherwise.
+//! `scripts/test.sh`), and say they were skipped otherwise. The one that stops PostgreSQL does it
+//! to a private cluster of its own, never to the suite's.
 
 use std::time::{Duration, Instant};
 
 use gomoku_testkit::crash::CrashRun;
-use gomoku_testkit::live::Live;
+use gomoku_testkit::live::{Live, WAIT};
 use gomoku_testkit::online;
+use gomoku_testkit::postgres::{self, Cluster};
+use gomoku_testkit::restart::flag_fall_across_restart;
 use gomoku_testkit::state::{id_of, moves_of};
 use gomoku_testkit::stored::Stored;
 use gomoku_testkit::{
@@ -474,4 +480,133 @@ async fn a_rematch_across_instances_is_made_once_and_pushed_to_both() {
             "one new game"
         );
     }
+}
+
+/// A PostgreSQL cluster of the test's own, which it may stop and start; None (the test is
+/// skipped, saying why) when the suite has no cluster or PostgreSQL is not installed.
+fn private_cluster() -> Option<Cluster> {
+    if postgres::cluster().is_none() {
+        eprintln!("skipped: GOMOKU_TEST_DATABASE names no PostgreSQL cluster");
+        return None;
+    }
+    if !Cluster::installed() {
+        eprintln!("skipped: PostgreSQL's programs are not installed");
+        return None;
+    }
+    Some(Cluster::start(false))
+}
+
+/// A timed game with black's socket on A and white's on B; PostgreSQL is stopped before the
+/// deadline and started again after it (both instances' timers fire while it is down): both
+/// sockets get the timed-out state once it is back, the one on the instance that did not write
+/// it through a listener that must catch up on what it missed. (The stress run `pg-restart` loops
+/// this and prints how fast.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_flag_that_falls_while_the_database_is_down_reaches_both_instances() {
+    let Some(cluster) = private_cluster() else {
+        return;
+    };
+    let database = Database::postgres_on(cluster.url());
+    let (a, b) = two_instances(gomoku_server!(), &database);
+    // Down for long enough that the listeners' first attempts to reconnect fail.
+    let down = Duration::from_secs(7);
+    let trial = flag_fall_across_restart(&cluster, &database, (&a, &b), down).await;
+    assert!(trial.void.is_none(), "{trial:?}");
+    assert_eq!(
+        trial.delivered, 2,
+        "both sockets get the timeout: {trial:?}"
+    );
+}
+
+/// Who a live message says is connected, (black, white): a state's players, or a presence.
+fn told_presence(message: &Value) -> Option<(bool, bool)> {
+    let online = |v: &Value| v["online"] == true;
+    match message["type"].as_str()? {
+        "state" => {
+            let players = &message["game"]["players"];
+            Some((online(&players["black"]), online(&players["white"])))
+        }
+        "presence" => Some((message["black"] == true, message["white"] == true)),
+        _ => None,
+    }
+}
+
+/// `rounds` times: a new game between a player through `a` and a player through `b`, whose
+/// sockets connect at the same moment as a spectator's (through `a` and `b` in turn). What the
+/// spectator is told of the players' presence (its states and its presence messages) only moves
+/// toward both connected: once it said a player was there, it never says otherwise while they
+/// stay. Read until a move made after both were seen arrives, so everything queued before it
+/// has been sent. The servers' logs must be captured (they are shown when something never
+/// comes).
+async fn presence_only_grows(a: &Server, b: &Server, rounds: usize) {
+    for round in 0..rounds {
+        let black = Player::new(a).await;
+        let (white, watcher) = (Api::on(b).new_player().await, Api::on(a).new_player().await);
+        let (id, _) = online::start(&black, &white, json!({})).await;
+        let watcher = if round % 2 == 0 {
+            watcher
+        } else {
+            watcher.on(b)
+        };
+        let (spectator, black_live, white_live) = tokio::join!(
+            Live::connect(&watcher, &id),
+            Live::connect(&black, &id),
+            Live::connect(&white, &id),
+        );
+        let mut spectator = spectator.expect("the spectator connects");
+        let mut told = Vec::new();
+        while told.last() != Some(&(true, true)) {
+            let message = spectator.message_within(WAIT).await.unwrap_or_else(|| {
+                panic!(
+                    "round {round}: both players never shown; the spectator was told {told:?}\n\
+                     A: {}\nB: {}",
+                    a.log_text(),
+                    b.log_text()
+                )
+            });
+            told.extend(told_presence(&message));
+        }
+        let moved = black.play_at(&id, 7, 7, 0).await;
+        loop {
+            let message = spectator.message_within(WAIT).await.unwrap_or_else(|| {
+                panic!(
+                    "round {round}: the move never reached the spectator; told {told:?}\n\
+                     A: {}\nB: {}",
+                    a.log_text(),
+                    b.log_text()
+                )
+            });
+            told.extend(told_presence(&message));
+            if message["game"]["version"] == moved["version"] {
+                break;
+            }
+        }
+        for pair in told.windows(2) {
+            let ((b0, w0), (b1, w1)) = (pair[0], pair[1]);
+            assert!(
+                b1 >= b0 && w1 >= w0,
+                "round {round}: the spectator was told (black, white) {told:?}"
+            );
+        }
+        drop((black_live, white_live));
+    }
+}
+
+/// Two players and a spectator connecting at once, the players through different instances:
+/// the spectator's presence never steps back (it once went (T,T) → (F,F) → (T,F) → (T,T)).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn presence_told_across_instances_only_moves_toward_the_truth() {
+    let Some(database) = shared_database() else {
+        return;
+    };
+    let (a, b) = two_instances(gomoku_server!().capture_log(), &database);
+    presence_only_grows(&a, &b, 10).await;
+}
+
+/// The same on one server (the suite's backend): a connection's first message tells the
+/// presence of now, and what was queued for it before then does not bring back older ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn presence_told_by_one_server_only_moves_toward_the_truth() {
+    let server = gomoku_server!().capture_log().start();
+    presence_only_grows(&server, &server, 10).await;
 }

@@ -17,61 +17,13 @@
 //! Run with `cargo bench --bench backends`. `BENCH_MOVES` (moves per setup, default 7200),
 //! `BENCH_ROUNDS` (default 3) and `BENCH_CLIENTS` (default 16) change the counts.
 
-use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use gomoku_testkit::bench::{bench_moves, play_round, summary, MoveClient};
+use gomoku_testkit::postgres::Cluster;
 use gomoku_testkit::{env_count, gomoku_server, Database, Player, Server, NO_RATE_LIMIT};
 
 const CLIENTS: usize = 16;
-
-/// A throwaway durable cluster, stopped and removed on drop.
-struct Cluster {
-    dir: tempfile::TempDir,
-    url: String,
-}
-
-impl Cluster {
-    fn script() -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/pg-cluster.sh")
-    }
-
-    fn start() -> Cluster {
-        let dir = tempfile::tempdir().expect("temp dir");
-        // The cluster's owner may be `nobody` (when this runs as root): it must reach the folder.
-        std::fs::set_permissions(
-            dir.path(),
-            std::os::unix::fs::PermissionsExt::from_mode(0o755),
-        )
-        .expect("open the folder");
-        let output = Command::new(Self::script())
-            .arg("start")
-            .arg(dir.path().join("cluster"))
-            .arg("--durable")
-            .output()
-            .expect("run scripts/pg-cluster.sh");
-        assert!(
-            output.status.success(),
-            "could not start PostgreSQL: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let url = String::from_utf8(output.stdout)
-            .expect("a URL")
-            .trim()
-            .to_string();
-        Cluster { dir, url }
-    }
-}
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        let _ = Command::new(Self::script())
-            .arg("stop")
-            .arg(self.dir.path().join("cluster"))
-            .status();
-    }
-}
 
 /// One setup: its servers and clients, and what its measured rounds added up to.
 struct Setup {
@@ -136,10 +88,10 @@ fn main() {
     }
     let own_cluster = std::env::var("BENCH_POSTGRES")
         .is_err()
-        .then(Cluster::start);
+        .then(|| Cluster::start(true));
     let cluster = std::env::var("BENCH_POSTGRES")
         .ok()
-        .or_else(|| own_cluster.as_ref().map(|c| c.url.clone()))
+        .or_else(|| own_cluster.as_ref().map(|c| c.url().to_string()))
         .expect("a cluster");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -244,11 +244,13 @@ impl Connection {
                             let text = update.rendered(you, || {
                                 state_message(&update.game, &self.viewer, update.presence)
                             });
-                            // The presence inside the state is as of its commit; a presence
-                            // message still follows if that changed what was last said.
+                            // The presence inside the state is the hub's of now; a presence
+                            // message still follows if that changed what was last said in one.
                             self.send(text.as_ref()).await?;
                         }
-                        Ok(Event::Presence(presence)) => {
+                        Ok(Event::Presence) => {
+                            // The presence of now, not of when the event was sent.
+                            let presence = hub.presence(id);
                             if presence != last_presence {
                                 last_presence = presence;
                                 self.send(presence_message(presence)).await?;

@@ -11,9 +11,12 @@
 //! connection that wakes after two quick commits sends the newer one and is right again; and
 //! versions only go up, so a state heard twice, or late, changes nothing. A state is rendered for
 //! each kind of viewer (black, white, neither) by the first connection that needs it
-//! ([`Update::rendered`]), never one viewer's state for another. A receiver that falls more than
-//! [`CHANNEL`] events behind lags: its connection is dropped, and the client reconnects to a
-//! fresh state, rather than holding up the others.
+//! ([`Update::rendered`]), never one viewer's state for another. Presence likewise: an event only
+//! says that it changed, and the connection reads the presence of now, which the latest state
+//! carries too, so a connection's presence never steps back to one older than it told (events
+//! queued before its first message once replayed old presences after it). A receiver that falls
+//! more than [`CHANNEL`] events behind lags: its connection is dropped, and the client reconnects
+//! to a fresh state, rather than holding up the others.
 //!
 //! Also the limit of live connections per token ([`Ticket`]), and the signal that closes every
 //! socket when the server shuts down.
@@ -48,7 +51,7 @@ const PUBLISH_WAIT: Duration = Duration::from_secs(2);
 /// A committed state of a game, as every connection watching it receives it.
 pub struct Update {
     pub game: Arc<StoredGame>,
-    /// The presence when it was committed.
+    /// Who is connected: as at its commit, then as each later change of it.
     pub presence: Presence,
     /// The message for each kind of viewer (neither colour, black, white), made once.
     rendered: [OnceLock<Arc<str>>; 3],
@@ -82,8 +85,9 @@ pub enum Event {
     /// The game as read afresh after news may have been missed: every connection sends it, even
     /// at the version it last sent.
     Fresh,
-    /// Who is connected changed.
-    Presence(Presence),
+    /// Who is connected changed: the presence is [`Hub::presence`], read when the event is (an
+    /// event read late must not bring back a presence older than one already told).
+    Presence,
     /// The game was deleted.
     Gone,
 }
@@ -101,7 +105,8 @@ struct Watched {
     local: Presence,
     /// Who is connected anywhere, as last told to the connections.
     presence: Presence,
-    /// The game as last committed while watched.
+    /// The game as last committed while watched, with `presence` (kept so: a state sent from
+    /// now on must not say less than a connection may already have told).
     latest: Option<Arc<Update>>,
 }
 
@@ -167,9 +172,13 @@ impl Watched {
     fn tell(&mut self, elsewhere: Presence) {
         let presence = self.local.with(elsewhere);
         if presence != self.presence {
+            tracing::debug!(?presence, ?elsewhere, "presence changed");
             self.presence = presence;
+            if let Some(latest) = self.latest.as_mut().filter(|u| u.presence != presence) {
+                *latest = Arc::new(Update::new(latest.game.clone(), presence));
+            }
             // No receiver left is no error: the last one is leaving.
-            let _ = self.sender.send(Event::Presence(presence));
+            let _ = self.sender.send(Event::Presence);
         }
     }
 }
@@ -190,6 +199,8 @@ struct Games {
     /// Every other instance's view of every game it holds connections to: game → instance →
     /// view (PostgreSQL only).
     remote: HashMap<String, HashMap<String, Remote>>,
+    /// When the read of `remote` taken last began: one that began earlier is older news.
+    read_at: Option<Instant>,
 }
 
 impl Games {
@@ -360,18 +371,13 @@ impl Hub {
         let _ = tokio::time::timeout(PUBLISH_WAIT, published).await;
     }
 
-    /// Brings the seats known for a watched game up to `game` as just read (a seat may have
-    /// been taken between a connection's first read and its subscription); everyone hears of
-    /// the presence if it changed.
-    pub fn seen(&self, game: &StoredGame) {
-        let id = &game.row.id;
-        let mut games = lock(&self.games);
-        if let Some(watched) = games.watched.get_mut(id) {
-            watched.seat(game);
-            if games.recount(id) {
-                self.publish(id, None);
-            }
-        }
+    /// Takes `game` as a connection just read it, like a commit: if it is newer than the state
+    /// known here, every connection gets it (a seat may have been taken, or a move made, between
+    /// a connection's first read and this one), and the presence is counted again. Not merely
+    /// noted: news of that version arriving later would then count as known, and the other
+    /// connections would never get it.
+    pub fn seen(&self, game: &Arc<StoredGame>) {
+        self.take(game);
     }
 
     /// One connection of `viewer` to game `id` is gone.
@@ -410,6 +416,12 @@ impl Hub {
     /// hear of any change.
     fn reread(&self, views: Vec<PresenceNews>, read_at: Instant) {
         let mut games = lock(&self.games);
+        // Two reads may overlap (a heartbeat's, a reconnection's): the older one is answered
+        // later at times, and must not undo the newer.
+        if games.read_at.is_some_and(|newer| newer > read_at) {
+            return;
+        }
+        games.read_at = Some(read_at);
         let old = std::mem::take(&mut games.remote);
         for news in &views {
             games.hear(news, read_at);
@@ -439,30 +451,37 @@ impl Hub {
             return;
         };
         tokio::spawn(async move {
-            let read_at = Instant::now();
-            match presence::elsewhere(&hub.db).await {
-                Ok(views) => hub.reread(views, read_at),
-                Err(e) => {
-                    tracing::warn!(error = %e, "could not read the other instances' presence")
-                }
+            let read = || async {
+                let read_at = Instant::now();
+                presence::elsewhere(&hub.db)
+                    .await
+                    .map(|views| (views, read_at))
+            };
+            if let Some((views, read_at)) =
+                super::patiently("read the other instances' presence", read).await
+            {
+                hub.reread(views, read_at);
             }
         });
     }
 
     /// Takes game `id` at its newest version, read afresh, to every connection watching it;
-    /// `fresh`: even to those that sent that version already.
+    /// `fresh`: even to those that sent that version already. A read that fails is tried again
+    /// (the database may be coming back).
     async fn reload(&self, id: &str, fresh: bool) {
-        match games::load(&self.db, id).await {
-            Ok(Some(game)) => {
+        let read = || games::load(&self.db, id);
+        match super::patiently("read a changed game", read).await {
+            Some(Some(game)) => {
                 self.take(&game);
                 if fresh {
                     if let Some(watched) = lock(&self.games).watched.get(id) {
                         let _ = watched.sender.send(Event::Fresh);
                     }
                 }
+                tracing::debug!(game = %id, version = game.row.version, fresh, "game read again");
             }
-            Ok(None) => self.deleted(id),
-            Err(e) => tracing::warn!(game = %id, error = %e, "could not read a changed game"),
+            Some(None) => self.deleted(id),
+            None => {}
         }
     }
 
@@ -528,8 +547,11 @@ async fn publisher(hub: Weak<Hub>, db: Db, mut queue: mpsc::UnboundedReceiver<Pu
         let Some(local) = hub.upgrade().map(|hub| hub.local(&id)) else {
             return;
         };
-        if let Err(e) = presence::publish(&db, &id, local).await {
-            tracing::warn!(game = %id, error = %e, "could not publish this instance's presence");
+        match presence::publish(&db, &id, local).await {
+            Ok(()) => tracing::debug!(game = %id, ?local, "presence published"),
+            Err(e) => {
+                tracing::warn!(game = %id, error = %e, "could not publish this instance's presence")
+            }
         }
         if let Some(done) = done {
             let _ = done.send(());
@@ -549,10 +571,9 @@ impl Watch for Hub {
     }
 
     fn heard(&self, news: &GameNews) {
-        let newer = lock(&self.games)
-            .watched
-            .get(&news.id)
-            .is_some_and(|w| w.newest() < news.version);
+        let newest = lock(&self.games).watched.get(&news.id).map(Watched::newest);
+        tracing::debug!(?news, ?newest, "game news heard");
+        let newer = newest.is_some_and(|newest| newest < news.version);
         if !newer {
             return;
         }
@@ -563,6 +584,7 @@ impl Watch for Hub {
     }
 
     fn presence_heard(&self, news: &PresenceNews) {
+        tracing::debug!(?news, "presence heard");
         let mut games = lock(&self.games);
         if games.hear(news, Instant::now()) {
             games.recount(&news.game_id);
@@ -674,6 +696,11 @@ mod tests {
         sub.receiver.try_recv().ok()
     }
 
+    /// The presence a connection would send for its next event, if that is a presence event.
+    fn told(hub: &Hub, sub: &mut Subscription) -> Option<Presence> {
+        matches!(next(sub), Some(Event::Presence)).then(|| hub.presence("g"))
+    }
+
     /// A hub on a SQLite database of its own (nothing shared).
     async fn hub(per_token: usize) -> (Arc<Hub>, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
@@ -688,21 +715,21 @@ mod tests {
         let (hub, _dir) = hub(8).await;
         let waiting = online_game("alice", None);
         let mut alice = hub.subscribe(&waiting, "alice");
-        assert!(matches!(next(&mut alice), Some(Event::Presence(p)) if p.black && !p.white));
+        assert!(told(&hub, &mut alice).is_some_and(|p| p.black && !p.white));
         let bob = hub.subscribe(&waiting, "bob");
-        assert!(matches!(next(&mut alice), Some(Event::Presence(p)) if p.spectators == 1));
+        assert!(told(&hub, &mut alice).is_some_and(|p| p.spectators == 1));
 
         hub.changed(&online_game("alice", Some("bob")));
         assert!(matches!(next(&mut alice), Some(Event::State(0))));
         assert!(hub.latest("g").is_some_and(|u| u.presence.white));
-        assert!(matches!(
-            next(&mut alice),
-            Some(Event::Presence(Presence {
+        assert_eq!(
+            told(&hub, &mut alice),
+            Some(Presence {
                 black: true,
                 white: true,
                 spectators: 0
-            }))
-        ));
+            })
+        );
         let again = hub.subscribe(&waiting, "alice");
         assert!(
             next(&mut alice).is_none(),
@@ -710,7 +737,11 @@ mod tests {
         );
         drop(again);
         drop(bob);
-        assert!(matches!(next(&mut alice), Some(Event::Presence(p)) if !p.white));
+        assert!(told(&hub, &mut alice).is_some_and(|p| !p.white));
+        assert!(
+            hub.latest("g").is_some_and(|u| !u.presence.white),
+            "the latest state says who is connected now, not at its commit"
+        );
         drop(alice);
         assert_eq!(hub.counts(), (0, 0));
         assert_eq!(hub.presence("g"), Presence::default());
@@ -731,17 +762,17 @@ mod tests {
 
     /// Other instances' views add to this one's: a newer view replaces an older one (never the
     /// other way round), a re-read of the database keeps what was heard after it began and drops
-    /// what it no longer holds (an instance gone), and an unwatched game's presence is theirs.
+    /// what it no longer holds (an instance gone), a re-read older than the last one taken
+    /// changes nothing, and an unwatched game's presence is theirs.
     #[tokio::test]
     async fn presence_elsewhere_adds_up() {
         let (hub, _dir) = hub(8).await;
         let game = online_game("alice", Some("bob"));
         let mut bob = hub.subscribe(&game, "bob");
-        assert!(matches!(next(&mut bob), Some(Event::Presence(p)) if p.white && !p.black));
+        assert!(told(&hub, &mut bob).is_some_and(|p| p.white && !p.black));
 
         hub.presence_heard(&view("i1", true, 1, 2));
-        assert!(matches!(next(&mut bob), Some(Event::Presence(p))
-            if p.black && p.white && p.spectators == 1));
+        assert!(told(&hub, &mut bob).is_some_and(|p| p.black && p.white && p.spectators == 1));
         hub.presence_heard(&view("i1", false, 0, 1));
         assert!(next(&mut bob).is_none(), "an older view changes nothing");
         assert_eq!(hub.presence("g").spectators, 1);
@@ -753,9 +784,30 @@ mod tests {
         hub.reread(vec![], read_at);
         let presence = hub.presence("g");
         assert!(!presence.black && presence.white && presence.spectators == 2);
+        // A read that began before the one taken, answered after it: older news, ignored.
+        hub.reread(
+            vec![view("i1", true, 1, 2)],
+            read_at - Duration::from_millis(1),
+        );
+        assert_eq!(hub.presence("g"), presence);
 
         drop(bob);
         assert_eq!(hub.presence("g").spectators, 2, "no longer watched here");
+    }
+
+    /// A connection's own read of a newer version than the hub knows goes to every connection,
+    /// like a commit (news of that version arriving later then rightly counts as known).
+    #[tokio::test]
+    async fn a_newer_read_reaches_every_connection() {
+        let (hub, _dir) = hub(8).await;
+        let game = online_game("alice", Some("bob"));
+        let mut carol = hub.subscribe(&game, "carol");
+        while next(&mut carol).is_some() {}
+        let mut newer = StoredGame::clone(&game);
+        newer.row.version = 1;
+        hub.seen(&Arc::new(newer));
+        assert!(matches!(next(&mut carol), Some(Event::State(1))));
+        assert_eq!(hub.latest("g").map(|u| u.game.row.version), Some(1));
     }
 
     /// A token holds at most its number of tickets; a dropped one is given back.

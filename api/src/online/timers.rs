@@ -144,9 +144,7 @@ impl Watch for Timers {
             return;
         };
         tokio::spawn(async move {
-            if let Err(e) = timers.rearm_all().await {
-                tracing::warn!(error = %e, "could not re-arm the running clocks");
-            }
+            super::patiently("re-arm the running clocks", || timers.rearm_all()).await;
         });
     }
 

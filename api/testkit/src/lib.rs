@@ -2,7 +2,9 @@
 //! (`api/benches`) share, so that each of them is written once:
 //! - [`server`]: the harness that runs the real `gomoku-server` binary on 127.0.0.1:0 against a
 //!   database it owns, and restarts, kills or stops it.
-//! - [`postgres`]: the PostgreSQL cluster the suite may run against, and a database per test.
+//! - [`postgres`]: the PostgreSQL cluster the suite may run against, a database per test, and
+//!   a private cluster for a test that stops and starts PostgreSQL.
+//! - [`restart`]: a flag that falls while PostgreSQL is down, across two instances.
 //! - [`client`]: the one API client ([`Api`], [`Player`], [`Reply`]), error-code helpers,
 //!   [`race`] and the [`Stats`] a run reports to.
 //! - [`live`]: the live WebSocket client ([`Live`]) of a game's `/live` stream.
@@ -23,6 +25,7 @@ pub mod lines;
 pub mod live;
 pub mod online;
 pub mod postgres;
+pub mod restart;
 pub mod server;
 pub mod state;
 pub mod stored;

@@ -6,7 +6,13 @@
 //!
 //! Every test gets a database of its own ([`PgDatabase`]), dropped when the last thing using it
 //! is gone; whatever a killed run leaves behind goes with the throwaway cluster.
+//!
+//! A test or a run that stops and starts PostgreSQL itself (a database restart under live games)
+//! must not do it to the cluster the rest of the suite shares: it starts a [`Cluster`] of its own,
+//! through `scripts/pg-cluster.sh` as `scripts/test.sh` does.
 
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use sqlx::{Connection, Executor, PgConnection};
@@ -96,6 +102,95 @@ impl Drop for PgDatabase {
                 let _ = conn.execute(statement.as_str()).await;
             }
         });
+    }
+}
+
+/// A throwaway PostgreSQL cluster of the caller's own (`scripts/pg-cluster.sh`), which it may
+/// stop and start again; stopped and removed on drop.
+pub struct Cluster {
+    dir: tempfile::TempDir,
+    url: String,
+}
+
+impl Cluster {
+    fn script() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/pg-cluster.sh")
+    }
+
+    /// Whether PostgreSQL's programs are installed (the script would install them when missing,
+    /// which a test must not do).
+    pub fn installed() -> bool {
+        std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
+            versions
+                .flatten()
+                .any(|v| v.path().join("bin/initdb").exists())
+        })
+    }
+
+    /// Starts a cluster; `durable` keeps PostgreSQL's fsync (a benchmark's commits as they would
+    /// be), otherwise it is off (nothing a test checks depends on it).
+    pub fn start(durable: bool) -> Cluster {
+        let dir = tempfile::tempdir().expect("temp dir");
+        // The cluster's owner may be `nobody` (when this runs as root): it must reach the folder.
+        std::fs::set_permissions(
+            dir.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .expect("open the folder");
+        let mut command = Command::new(Self::script());
+        command.arg("start").arg(dir.path().join("cluster"));
+        if durable {
+            command.arg("--durable");
+        }
+        let url = String::from_utf8(Self::run(&mut command, "start"))
+            .expect("a URL")
+            .trim()
+            .to_string();
+        Cluster { dir, url }
+    }
+
+    /// A URL where databases may be created.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Stops the server (a fast shutdown: every session ends, as in an operator's restart);
+    /// returns once it is down.
+    pub fn halt(&self) {
+        self.step("halt");
+    }
+
+    /// Starts it again on the same port; returns once it accepts connections.
+    pub fn resume(&self) {
+        self.step("resume");
+    }
+
+    fn step(&self, what: &str) {
+        Self::run(
+            Command::new(Self::script())
+                .arg(what)
+                .arg(self.dir.path().join("cluster")),
+            what,
+        );
+    }
+
+    fn run(command: &mut Command, what: &str) -> Vec<u8> {
+        let output = command.output().expect("run scripts/pg-cluster.sh");
+        assert!(
+            output.status.success(),
+            "pg-cluster.sh {what}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output.stdout
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let _ = Command::new(Self::script())
+            .arg("stop")
+            .arg(self.dir.path().join("cluster"))
+            .status();
     }
 }
 

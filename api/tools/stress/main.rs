@@ -11,6 +11,9 @@
 //! - `ai-load` (ai_load.rs): master-level AI games keep the server's AI cap saturated while other
 //!   clients read game states and play local moves; their latency percentiles are measured.
 //! - `import-fuzz` (import_fuzz.rs): generated and byte-mangled game records sent to the importer.
+//! - `pg-restart` (pg_restart.rs): two instances on PostgreSQL, which is stopped across a flag
+//!   fall and started again; how often and how fast both players' sockets get the timeout
+//!   (a private throwaway cluster; not part of `all`).
 //! - `all`: each of the above at its default size.
 //!
 //! The server harness, the client and the checks come from `gomoku-testkit`, the same ones the
@@ -25,6 +28,7 @@
 mod ai_load;
 mod crash;
 mod import_fuzz;
+mod pg_restart;
 mod race;
 
 use std::path::PathBuf;
@@ -62,6 +66,8 @@ enum Run {
     AiLoad(ai_load::AiLoadArgs),
     /// Generated and mangled records through the importer.
     ImportFuzz(import_fuzz::ImportArgs),
+    /// A flag fall while PostgreSQL restarts, across two instances.
+    PgRestart(pg_restart::PgRestartArgs),
     /// Every run above at its default size.
     All,
 }
@@ -129,6 +135,7 @@ async fn main() {
             Run::Race(args) => race::run(&bin, args, &mut rng).await,
             Run::AiLoad(args) => ai_load::run(&bin, args, &mut rng).await,
             Run::ImportFuzz(args) => import_fuzz::run(&bin, args, &mut rng).await,
+            Run::PgRestart(args) => pg_restart::run(&bin, args, &mut rng).await,
             Run::All => unreachable!("expanded above"),
         };
         all_ok &= report(&summary, &stats);

@@ -3,11 +3,17 @@
 //! `gomoku_presence` (each instance's live connections), handing what it hears to the watchers.
 //!
 //! PostgreSQL delivers the notifications of other transactions in commit order, but only while
-//! the connection lives: what is committed while it is down is never delivered. `PgListener`
-//! reconnects by itself; each time it does (and once at the start, when the watchers may have
-//! read the database before the listener listened), the watchers hear that news may have been
-//! missed, and read what they keep afresh: every live socket gets a fresh state, the timers are
-//! armed from the stored clocks, the others' presence is read again.
+//! the connection lives: what is committed while it is down is never delivered. So whenever the
+//! listener has (re)connected — at the start, when the watchers may have read the database before
+//! it listened, and after every loss — the watchers hear that news may have been missed, and read
+//! what they keep afresh: every live socket gets a fresh state, the timers are armed from the
+//! stored clocks, the others' presence is read again. Only after `LISTEN` has been answered on
+//! the new connection, so that a commit is either heard or there to be read.
+//!
+//! The listener is made anew after any failure, rather than left to `PgListener`'s own
+//! reconnecting: that reconnects silently inside whichever call next needs the connection, and a
+//! resync tied to one way of noticing missed the others (issue 23: a flag that fell while the
+//! database restarted never reached the other instance's sockets, 2 trials in 16).
 
 use std::time::Duration;
 
@@ -21,50 +27,61 @@ use crate::store::{parse_timestamp, GameNews};
 const GAMES: &str = "gomoku_games";
 /// Channel of presence.
 const PRESENCE: &str = "gomoku_presence";
-/// Wait between attempts to reach the database.
-const RETRY: Duration = Duration::from_secs(1);
+/// Pause between attempts to reach the database (each attempt itself tries for the pool's
+/// acquire timeout).
+const RETRY: Duration = Duration::from_millis(250);
 
 /// Listens until the store closes.
 pub(super) async fn run(store: Store) {
-    let mut listener = loop {
-        match listening(&store).await {
-            Ok(listener) => break listener,
-            Err(e) if store.listen_pool.is_closed() => {
-                tracing::debug!(error = %e, "listener stopped before it began");
-                return;
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "cannot listen for other instances' news; retrying");
-                tokio::time::sleep(RETRY).await;
-            }
-        }
-    };
-    store.shared.watchers.missed();
     loop {
-        match listener.try_recv().await {
-            Ok(Some(notification)) => hear(&store, &notification),
-            // The connection was lost and is back (sqlx reconnected and listens again).
-            Ok(None) => {
-                tracing::warn!("the listener reconnected; reading what may have been missed");
-                store.shared.watchers.missed();
-            }
-            Err(_) if store.listen_pool.is_closed() => return,
-            Err(e) => {
-                tracing::warn!(error = %e, "the listener failed; reconnecting");
-                tokio::time::sleep(RETRY).await;
-                // Any statement makes the listener reconnect (and listen again) if it must.
-                if sqlx::query("select 1").execute(&mut listener).await.is_ok() {
-                    store.shared.watchers.missed();
+        let Some(mut listener) = listening(&store).await else {
+            return;
+        };
+        tracing::info!("listening for other instances' news; reading what may have been missed");
+        store.shared.watchers.missed();
+        loop {
+            match listener.try_recv().await {
+                Ok(Some(notification)) => hear(&store, &notification),
+                // The connection was lost (sqlx says so, not reconnecting: see `listening`).
+                Ok(None) => {
+                    tracing::warn!("the listener's connection was lost; reconnecting");
+                    break;
+                }
+                Err(_) if store.listen_pool.is_closed() => return,
+                Err(e) => {
+                    tracing::warn!(error = %e, "the listener failed; reconnecting");
+                    break;
                 }
             }
         }
     }
 }
 
-async fn listening(store: &Store) -> Result<PgListener, sqlx::Error> {
-    let mut listener = PgListener::connect_with(&store.listen_pool).await?;
-    listener.listen_all([GAMES, PRESENCE]).await?;
-    Ok(listener)
+/// A listener on a new connection, `LISTEN` answered; None once the store is closed. Tries until
+/// the database answers (each attempt lasts the listener pool's acquire timeout, sqlx trying to
+/// connect meanwhile with a backoff of up to a fifth of it, so the database is found within
+/// about 200 ms of its return).
+async fn listening(store: &Store) -> Option<PgListener> {
+    loop {
+        if store.listen_pool.is_closed() {
+            return None;
+        }
+        let attempt = async {
+            let mut listener = PgListener::connect_with(&store.listen_pool).await?;
+            // A lost connection ends this listener (the loop above makes the next one).
+            listener.eager_reconnect(false);
+            listener.listen_all([GAMES, PRESENCE]).await?;
+            Ok::<_, sqlx::Error>(listener)
+        };
+        match attempt.await {
+            Ok(listener) => return Some(listener),
+            Err(_) if store.listen_pool.is_closed() => return None,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for other instances' news; retrying");
+                tokio::time::sleep(RETRY).await;
+            }
+        }
+    }
 }
 
 fn hear(store: &Store, notification: &PgNotification) {

@@ -66,6 +66,9 @@ pub fn is_busy(e: &sqlx::Error) -> bool {
     }
 }
 
+/// How long the listener's attempt to connect lasts (it tries again after a pause).
+const LISTEN_ACQUIRE: Duration = Duration::from_secs(1);
+
 /// A PostgreSQL database, as one of the instances sharing it.
 #[derive(Debug, Clone)]
 pub struct Store {
@@ -98,7 +101,9 @@ impl Store {
             .await?;
         let listen_pool = PgPoolOptions::new()
             .max_connections(1)
-            .acquire_timeout(busy.max(Duration::from_millis(100)))
+            // sqlx retries a refused connection with a backoff of up to a fifth of this: a
+            // listener whose database went away finds it back within ~200 ms of its return.
+            .acquire_timeout(LISTEN_ACQUIRE)
             .connect_lazy_with(options.application_name(&format!("gomoku-listener {instance}")));
         Ok(Store {
             pool,
