@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use gomoku_testkit::flood::{
     closed_by_server, connect_from, flood_address, half_request, healthz_from,
 };
+use gomoku_testkit::lines::brick_fill;
 use gomoku_testkit::live::WAIT;
 use gomoku_testkit::online::start;
 use gomoku_testkit::{gomoku_server, Live, Player, Server, NO_RATE_LIMIT};
@@ -33,16 +34,6 @@ async fn wait_for(what: &str, mut condition: impl AsyncFnMut() -> bool) {
             "{what}: not within {DEADLINE:?}"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
-/// The `k`th move of a game that never ends: black along the top row, white along the bottom.
-fn quiet_move(ply: usize) -> (i64, i64) {
-    let col = 2 * (ply / 2) as i64;
-    if ply.is_multiple_of(2) {
-        (0, col)
-    } else {
-        (14, col)
     }
 }
 
@@ -80,8 +71,8 @@ async fn a_flood_of_half_requests_leaves_other_clients_unharmed() {
         "{during} files open during the flood, {files} before: more than the 64 allowed"
     );
     // The game goes on, and the watcher sees every move.
-    for ply in 0..6 {
-        let (row, col) = quiet_move(ply);
+    let moves = brick_fill(15);
+    for (ply, &(row, col)) in moves.iter().enumerate().take(6) {
         let mover = if ply % 2 == 0 { &black } else { &white };
         let state = mover.play_at(&id, row, col, ply as i64).await;
         let pushed = live.state_at(state["version"].as_i64().unwrap()).await;
@@ -106,7 +97,8 @@ async fn a_flood_of_half_requests_leaves_other_clients_unharmed() {
         server.resident_kib().unwrap() <= memory + 32 * 1024
     })
     .await;
-    let state = black.play_at(&id, 0, 6, 6).await;
+    let (row, col) = moves[6];
+    let state = black.play_at(&id, row, col, 6).await;
     assert_eq!(
         live.state_at(state["version"].as_i64().unwrap()).await["moveCount"],
         7

@@ -11,6 +11,8 @@
 //! - `ai-load` (ai_load.rs): master-level AI games keep the server's AI cap saturated while other
 //!   clients read game states and play local moves; their latency percentiles are measured.
 //! - `import-fuzz` (import_fuzz.rs): generated and byte-mangled game records sent to the importer.
+//! - `flood` (flood.rs): thousands of half-sent requests from other loopback addresses while an
+//!   honest client plays and watches live; its latency and the server's open files and memory.
 //! - `all`: each of the above at its default size.
 //!
 //! The server harness, the client and the checks come from `gomoku-testkit`, the same ones the
@@ -24,6 +26,7 @@
 
 mod ai_load;
 mod crash;
+mod flood;
 mod import_fuzz;
 mod race;
 
@@ -62,6 +65,8 @@ enum Run {
     AiLoad(ai_load::AiLoadArgs),
     /// Generated and mangled records through the importer.
     ImportFuzz(import_fuzz::ImportArgs),
+    /// Half-sent requests by the thousand while an honest client plays.
+    Flood(flood::FloodArgs),
     /// Every run above at its default size.
     All,
 }
@@ -117,7 +122,7 @@ async fn main() {
 
     let runs: Vec<Run> = match cli.command {
         // Each run with its defaults, as if named alone on the command line.
-        Run::All => ["race", "import-fuzz", "crash", "ai-load"]
+        Run::All => ["race", "import-fuzz", "crash", "ai-load", "flood"]
             .map(|run| Cli::parse_from(["gomoku-stress", run]).command)
             .into(),
         run => vec![run],
@@ -129,6 +134,7 @@ async fn main() {
             Run::Race(args) => race::run(&bin, args, &mut rng).await,
             Run::AiLoad(args) => ai_load::run(&bin, args, &mut rng).await,
             Run::ImportFuzz(args) => import_fuzz::run(&bin, args, &mut rng).await,
+            Run::Flood(args) => flood::run(&bin, args, &mut rng).await,
             Run::All => unreachable!("expanded above"),
         };
         all_ok &= report(&summary, &stats);
