@@ -57,15 +57,12 @@ pub async fn serve(
     let open_files = rlimit::Resource::NOFILE
         .get()
         .map_or(1024, |(soft, _)| soft);
-    let cap = ConnectionCap::new(
-        config.max_connections_per_address,
+    let (total, per_address) = (
         config.max_connections(open_files),
+        config.max_connections_per_address,
     );
-    tracing::info!(
-        total = config.max_connections(open_files),
-        per_address = config.max_connections_per_address,
-        "connections allowed at once"
-    );
+    let cap = ConnectionCap::new(per_address, total);
+    tracing::info!(total, per_address, "connections allowed at once");
     let state = AppState::new(db.clone(), config);
     let limits = state.limits.clone();
     tokio::spawn(async move {

@@ -2,9 +2,10 @@
 //! a request head and nothing more, from one loopback address or spread over several
 //! (127.0.0.2 onwards), while an honest client at 127.0.0.1 plays an online game, one move every
 //! 50 ms, with the other player watching on a live socket. Prints the honest client's `/healthz`,
-//! move and live push latency (p50/p99) before and during the flood, the server's open files and
+//! move and live push latency (p50/p99) without and during the flood, the server's open files and
 //! memory before, during and after, and how long the server took to close the flood's sockets
-//! (those closed within half the header read timeout count as refused at accept).
+//! (those closed within half the header read timeout count as refused at accept). The flood is
+//! repeated (`--rounds`): memory the allocator keeps after the first should serve the next.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -33,6 +34,10 @@ pub struct FloodArgs {
     /// The server's `--header-read-timeout-ms`.
     #[arg(long, default_value_t = 10_000)]
     header_timeout_ms: u64,
+    /// Floods, one after the other: memory that the first leaves allocated should serve the
+    /// next rather than grow.
+    #[arg(long, default_value_t = 2)]
+    rounds: usize,
 }
 
 /// Open files this tool keeps for itself besides the flood's sockets.
@@ -41,7 +46,7 @@ const OWN_FILES: u64 = 256;
 const HONEST_PACE: Duration = Duration::from_millis(50);
 /// Moves per honest game before a new one starts (far from any five, see `brick_fill`).
 const MOVES_PER_GAME: usize = 20;
-/// How long the honest client is measured before the flood.
+/// How long the honest client is measured before the first flood.
 const QUIET: Duration = Duration::from_secs(3);
 /// How long the server's open files may take to come back before the run gives up on them.
 const SETTLE: Duration = Duration::from_secs(60);
@@ -83,14 +88,92 @@ pub async fn run(bin: &ServerBinary, args: &FloodArgs, _rng: &mut StdRng) -> (Ar
     );
     let server = Arc::new(server);
     println!(
-        "flood: {n} half-sent requests from {addresses} address(es), 127.0.0.2 onwards (this tool may open {own_limit} files); server --max-connections-per-address {per_address} --header-read-timeout-ms {header_timeout}"
+        "flood: {} rounds of {n} half-sent requests from {addresses} address(es), 127.0.0.2 onwards (this tool may open {own_limit} files); server --max-connections-per-address {per_address} --header-read-timeout-ms {header_timeout}",
+        args.rounds
     );
 
     let stop = Arc::new(AtomicBool::new(false));
     let honest = tokio::spawn(honest_client(api.clone(), stop.clone()));
     tokio::time::sleep(QUIET).await;
-    let (files_before, memory_before) = load(&server);
+    let mut windows = Vec::new();
+    let (mut refused, mut timed_out, mut still_open) = (0, 0, 0);
+    for round in 1..=args.rounds {
+        let figures = flood_round(&server, n, addresses, args.header_timeout_ms).await;
+        refused += figures.refused;
+        timed_out += figures.timed_out;
+        still_open += figures.still_open;
+        windows.push(figures.window);
+        println!("flood round {round}: {}", figures.text);
+    }
 
+    stop.store(true, Ordering::Relaxed);
+    let (samples, failures) = honest.await.expect("the honest client");
+    let times = |step: Step, during: bool| {
+        let mut d: Vec<Duration> = samples
+            .iter()
+            .filter(|(at, s, _)| {
+                *s == step && windows.iter().any(|(from, to)| at >= from && at <= to) == during
+            })
+            .map(|(_, _, d)| *d)
+            .collect();
+        d.sort();
+        d
+    };
+    for (name, step) in [
+        ("/healthz", Step::Healthz),
+        ("move", Step::Move),
+        ("live push (from the move's request)", Step::Push),
+    ] {
+        let (quiet, during) = (times(step, false), times(step, true));
+        println!(
+            "flood: honest {name}: without a flood p50 {:.1} ms p99 {:.1} ms ({}), during the floods p50 {:.1} ms p99 {:.1} ms ({})",
+            ms(percentile(&quiet, 0.5)),
+            ms(percentile(&quiet, 0.99)),
+            quiet.len(),
+            ms(percentile(&during, 0.5)),
+            ms(percentile(&during, 0.99)),
+            during.len(),
+        );
+    }
+    let stats = api.stats().clone();
+    if failures > 0 {
+        stats.violation(format!(
+            "{failures} requests of the honest client failed during the flood"
+        ));
+    }
+    if still_open > 0 {
+        stats.violation(format!("{still_open} flooded sockets never closed"));
+    }
+    (
+        stats,
+        format!(
+            "flood: {} rounds of {n} half-sent requests from {addresses} address(es): {refused} refused at once, {timed_out} closed after the header timeout; {failures} honest requests failed",
+            args.rounds
+        ),
+    )
+}
+
+/// What one round of the flood did.
+struct Round {
+    refused: usize,
+    timed_out: usize,
+    still_open: usize,
+    /// From the first connection to the last close.
+    window: (Instant, Instant),
+    /// Its figures, for printing.
+    text: String,
+}
+
+/// Opens `n` half-sent requests from `addresses` addresses and waits for the server to close
+/// them all, sampling its open files and memory meanwhile; then waits for its open files to come
+/// back.
+async fn flood_round(
+    server: &Arc<Server>,
+    n: usize,
+    addresses: usize,
+    header_timeout_ms: u64,
+) -> Round {
+    let (files_before, memory_before) = load(server);
     // The sampler keeps the highest open files and memory seen while the flood lasts.
     let flooding = Arc::new(AtomicBool::new(true));
     let sampler = {
@@ -128,7 +211,7 @@ pub async fn run(bin: &ServerBinary, args: &FloodArgs, _rng: &mut StdRng) -> (Ar
     let (files_peak, memory_peak) = sampler.await.expect("the sampler");
 
     // Refused at accept: closed long before the header read timeout could have.
-    let refused_within = Duration::from_millis(args.header_timeout_ms / 2);
+    let refused_within = Duration::from_millis(header_timeout_ms / 2);
     let mut held: Vec<Duration> = closes
         .iter()
         .flatten()
@@ -138,76 +221,34 @@ pub async fn run(bin: &ServerBinary, args: &FloodArgs, _rng: &mut StdRng) -> (Ar
     held.sort();
     let refused = closes.iter().flatten().count() - held.len();
     let still_open = closes.iter().filter(|c| c.is_none()).count();
-    println!(
-        "flood: opened in {:.1} s ({failed_connects} connects failed); {refused} refused at once, {} held and closed by the server after p50 {:.2} s, max {:.2} s; {still_open} still open after {SETTLE:?}; the last closed {:.2} s after the flood began",
+
+    let settle_start = Instant::now();
+    let mut after = load(server);
+    while after.0 > files_before + 8 && settle_start.elapsed() < SETTLE {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        after = load(server);
+    }
+    let mib = |kib: u64| kib as f64 / 1024.0;
+    let text = format!(
+        "opened in {:.1} s ({failed_connects} connects failed); {refused} refused at once, {} held and closed by the server after p50 {:.2} s, max {:.2} s; {still_open} still open after {SETTLE:?}; the last closed {:.2} s after the flood began. Server: open files {files_before} before, {files_peak} at most during, {} after ({:.1} s after the last close); memory {:.1} MiB before, {:.1} MiB at most during, {:.1} MiB after",
         opened_in.as_secs_f64(),
         held.len(),
         percentile(&held, 0.5).as_secs_f64(),
         held.last().copied().unwrap_or_default().as_secs_f64(),
         (flood_end - flood_start).as_secs_f64(),
-    );
-
-    let settle_start = Instant::now();
-    let mut after = load(&server);
-    while after.0 > files_before + 8 && settle_start.elapsed() < SETTLE {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        after = load(&server);
-    }
-    let mib = |kib: u64| kib as f64 / 1024.0;
-    println!(
-        "flood: server open files {files_before} before, {files_peak} at most during, {} after ({:.1} s after the last close); memory {:.1} MiB before, {:.1} MiB at most during, {:.1} MiB after",
         after.0,
         settle_start.elapsed().as_secs_f64(),
         mib(memory_before),
         mib(memory_peak),
         mib(after.1),
     );
-
-    stop.store(true, Ordering::Relaxed);
-    let (samples, failures) = honest.await.expect("the honest client");
-    let window = |from: Instant, to: Instant, step: Step| {
-        let mut d: Vec<Duration> = samples
-            .iter()
-            .filter(|(at, s, _)| *s == step && *at >= from && *at <= to)
-            .map(|(_, _, d)| *d)
-            .collect();
-        d.sort();
-        d
-    };
-    let quiet_start = flood_start - QUIET;
-    for (name, step) in [
-        ("/healthz", Step::Healthz),
-        ("move", Step::Move),
-        ("live push", Step::Push),
-    ] {
-        let quiet = window(quiet_start, flood_start, step);
-        let during = window(flood_start, flood_end, step);
-        println!(
-            "flood: honest {name}: before p50 {:.1} ms p99 {:.1} ms ({}), during p50 {:.1} ms p99 {:.1} ms ({})",
-            ms(percentile(&quiet, 0.5)),
-            ms(percentile(&quiet, 0.99)),
-            quiet.len(),
-            ms(percentile(&during, 0.5)),
-            ms(percentile(&during, 0.99)),
-            during.len(),
-        );
+    Round {
+        refused,
+        timed_out: held.len(),
+        still_open,
+        window: (flood_start, flood_end),
+        text,
     }
-    let stats = api.stats().clone();
-    if failures > 0 {
-        stats.violation(format!(
-            "{failures} requests of the honest client failed during the flood"
-        ));
-    }
-    if still_open > 0 {
-        stats.violation(format!("{still_open} flooded sockets never closed"));
-    }
-    (
-        stats,
-        format!(
-            "flood: {n} half-sent requests from {addresses} address(es): {refused} refused at once, {} closed after the header timeout; {failures} honest requests failed",
-            held.len()
-        ),
-    )
 }
 
 fn ms(d: Duration) -> f64 {
