@@ -305,6 +305,43 @@ pub struct Config {
         global = true
     )]
     pub request_timeout_ms: u64,
+
+    // Connection limits (issue 23): how long a connection may wait for a request's head, and
+    // how many connections are open at once.
+    /// How long a client may take to send a request's head (request line and headers), counted
+    /// from the moment the connection waits for one: when it is opened, and after each response
+    /// on a kept-alive connection, so it is also how long an idle kept-alive connection stays
+    /// open. Past it the connection is closed.
+    #[arg(
+        long,
+        env = "GOMOKU_HEADER_READ_TIMEOUT_MS",
+        default_value_t = 10_000,
+        value_parser = clap::value_parser!(u64).range(10..=3_600_000),
+        global = true
+    )]
+    pub header_read_timeout_ms: u64,
+
+    /// Connections (live sockets included) one client address may hold open at once, an IPv6
+    /// client counted by its /64; the excess is closed as soon as it is accepted. Counted by
+    /// the peer address, even with `--trust-forwarded-for` (0 lifts the limit).
+    #[arg(
+        long,
+        env = "GOMOKU_MAX_CONNECTIONS_PER_ADDRESS",
+        default_value_t = 256,
+        global = true
+    )]
+    pub max_connections_per_address: u32,
+
+    /// Connections open at once from all clients; the excess is closed as soon as it is
+    /// accepted (default: the open-files limit less 64 and 4 per database connection, kept for
+    /// the database, the listener and the logs).
+    #[arg(
+        long,
+        env = "GOMOKU_MAX_CONNECTIONS",
+        value_parser = clap::value_parser!(u32).range(1..),
+        global = true
+    )]
+    pub max_connections: Option<u32>,
 }
 
 impl Config {
@@ -321,6 +358,26 @@ impl Config {
         AnalysisBudget {
             time: Duration::from_millis(self.analysis_move_ms),
             node_limit: self.analysis_node_limit,
+        }
+    }
+
+    pub fn header_read_timeout(&self) -> Duration {
+        Duration::from_millis(self.header_read_timeout_ms)
+    }
+
+    /// The cap on open connections: the flag, or what `open_files` (the process's limit on open
+    /// files) leaves once the database's files and sockets and a few others are set aside; at
+    /// least half of `open_files`, so that a low limit still serves.
+    pub fn max_connections(&self, open_files: u64) -> usize {
+        match self.max_connections {
+            Some(n) => n as usize,
+            None => {
+                let reserve = 64 + 4 * u64::from(self.db_max_connections + 2);
+                open_files
+                    .saturating_sub(reserve)
+                    .max(open_files / 2)
+                    .max(1) as usize
+            }
         }
     }
 
@@ -414,6 +471,22 @@ mod tests {
         assert_eq!(c.session_idle(), Duration::from_secs(180 * 86_400));
         assert_eq!(c.session_renew_grace(), Duration::from_secs(30 * 86_400));
         assert!(c.ai_permits() >= 1);
+        assert_eq!(c.header_read_timeout(), Duration::from_secs(10));
+        assert_eq!(c.max_connections_per_address, 256);
+        assert_eq!(c.max_connections, None);
+    }
+
+    /// Unset, the cap on connections leaves room for the database's connections (SQLite's
+    /// three files each, a PostgreSQL socket) below the open-files limit; set, it is the flag.
+    #[test]
+    fn max_connections_from_the_open_files_limit() {
+        let mut c = Config::for_database("sqlite::memory:");
+        assert_eq!(c.max_connections(20_000), 20_000 - 64 - 4 * 10);
+        assert_eq!(c.max_connections(100), 50, "half of a low limit");
+        c.db_max_connections = 100;
+        assert_eq!(c.max_connections(1024), 1024 - 64 - 4 * 102);
+        c.max_connections = Some(7);
+        assert_eq!(c.max_connections(20_000), 7);
     }
 
     /// The backup subcommand takes a path, and the global flags may come after it.

@@ -22,7 +22,6 @@ pub mod wechat;
 
 use std::future::Future;
 use std::io::Write;
-use std::net::SocketAddr;
 use std::time::Duration;
 
 pub use http::app;
@@ -30,6 +29,7 @@ pub use state::AppState;
 
 use auth::Sessions;
 use config::Config;
+use http::listener::{self, ConnectionCap};
 use store::{players, Db};
 
 /// How often the rate limiters forget keys that have been quiet.
@@ -41,8 +41,9 @@ const SOCKETS_CLOSE: Duration = Duration::from_secs(3);
 
 /// Binds the configured address, re-arms the flag timers of running clocks, resumes the running
 /// analyses, prints `listening on <addr>` on stdout (how tests learn the port), and serves until
-/// `shutdown` completes; then closes the live sockets and lets in-flight requests finish, but no longer
-/// than the request timeout plus a margin.
+/// `shutdown` completes, within the caps on open connections ([`http::listener`]); then closes
+/// the live sockets and lets in-flight requests finish, but no longer than the request timeout
+/// plus a margin.
 pub async fn serve(
     db: Db,
     config: Config,
@@ -51,6 +52,17 @@ pub async fn serve(
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
     let drain_limit = config.request_timeout() + Duration::from_secs(5);
+    let header_read_timeout = config.header_read_timeout();
+    // The cap on connections is set below the limit on open files, which `main` has raised.
+    let open_files = rlimit::Resource::NOFILE
+        .get()
+        .map_or(1024, |(soft, _)| soft);
+    let (total, per_address) = (
+        config.max_connections(open_files),
+        config.max_connections_per_address,
+    );
+    let cap = ConnectionCap::new(per_address, total);
+    tracing::info!(total, per_address, "connections allowed at once");
     let state = AppState::new(db.clone(), config);
     let limits = state.limits.clone();
     tokio::spawn(async move {
@@ -89,8 +101,7 @@ pub async fn serve(
     tokio::spawn(state.analyses.clone().sweep());
     let analyses = state.analyses.clone();
     let (hub, closing_hub) = (state.hub.clone(), state.hub.clone());
-    // The peer address is what session creation is limited by.
-    let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
+    let app = app(state);
 
     {
         let mut out = std::io::stdout().lock();
@@ -112,13 +123,13 @@ pub async fn serve(
         analyses.stop();
         let _ = fired_tx.send(true);
     };
-    let server = axum::serve(listener, app).with_graceful_shutdown(signal);
+    let server = listener::serve(listener, app, cap, header_read_timeout, signal);
     let deadline = async move {
         let _ = fired_rx.wait_for(|fired| *fired).await;
         tokio::time::sleep(drain_limit).await;
     };
     tokio::select! {
-        result = server => result?,
+        () = server => {}
         () = deadline => tracing::warn!("in-flight requests did not finish in time; exiting"),
     }
     // The live sockets were told to close; give them a moment for their closing handshake.

@@ -147,6 +147,19 @@ enum Close {
     Quiet,
     /// Close with this code and reason.
     With(u16, &'static str),
+    /// The client sent a message over the size limit: close with 1009, without reading on (the
+    /// rest of the message would be read whole, whatever its size).
+    TooBig,
+}
+
+/// Whether a read failed on a message or frame over the size limit.
+fn too_big(e: &axum::Error) -> bool {
+    use std::error::Error;
+    matches!(
+        e.source()
+            .and_then(|e| e.downcast_ref::<tungstenite::Error>()),
+        Some(tungstenite::Error::Capacity(_))
+    )
 }
 
 impl Connection {
@@ -155,26 +168,28 @@ impl Connection {
             Ok(never) => match never {},
             Err(close) => close,
         };
-        if let Close::With(code, reason) = close {
-            let frame = CloseFrame {
-                code,
-                reason: Utf8Bytes::from_static(reason),
-            };
-            let sent =
-                tokio::time::timeout(SEND_TIMEOUT, self.socket.send(Message::Close(Some(frame))))
-                    .await;
-            if matches!(sent, Ok(Ok(()))) {
-                // The closing handshake: the client answers with its own close, after which the
-                // connection ends cleanly (dropping it at once could cost the client the frame).
-                let _ = tokio::time::timeout(CLOSE_WAIT, async {
-                    while let Some(Ok(message)) = self.socket.recv().await {
-                        if matches!(message, Message::Close(_)) {
-                            break;
-                        }
+        let (code, reason, answer_awaited) = match close {
+            Close::Quiet => return,
+            Close::With(code, reason) => (code, reason, true),
+            Close::TooBig => (1009, "message too big", false),
+        };
+        let frame = CloseFrame {
+            code,
+            reason: Utf8Bytes::from_static(reason),
+        };
+        let sent =
+            tokio::time::timeout(SEND_TIMEOUT, self.socket.send(Message::Close(Some(frame)))).await;
+        if matches!(sent, Ok(Ok(()))) && answer_awaited {
+            // The closing handshake: the client answers with its own close, after which the
+            // connection ends cleanly (dropping it at once could cost the client the frame).
+            let _ = tokio::time::timeout(CLOSE_WAIT, async {
+                while let Some(Ok(message)) = self.socket.recv().await {
+                    if matches!(message, Message::Close(_)) {
+                        break;
                     }
-                })
-                .await;
-            }
+                }
+            })
+            .await;
         }
     }
 
@@ -265,6 +280,7 @@ impl Connection {
                     }
                 }
                 message = self.socket.recv() => match message {
+                    Some(Err(e)) if too_big(&e) => return Err(Close::TooBig),
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return Err(Close::Quiet),
                     // Any message, a pong included, is a sign of life; its content is ignored.
                     Some(Ok(_)) => idle

@@ -9,6 +9,7 @@ mod extract;
 pub mod games;
 pub mod health;
 pub mod hint;
+pub mod listener;
 pub mod live;
 pub mod me;
 pub mod online;

@@ -12,6 +12,7 @@
 //! - [`state`]: reading served game states and checking them against the rules crate's judge.
 //! - [`stored`]: reading what the server stored, behind its back.
 //! - [`crash`]: the SIGKILL-under-load run and the book of acknowledged writes it checks against.
+//! - [`flood`]: raw sockets from other loopback addresses: half-sent requests, refused connections.
 //! - [`lines`]: the game lines several tests play.
 //! - [`bench`]: the move-playing clients of the HTTP benches.
 //!
@@ -21,6 +22,7 @@
 pub mod bench;
 pub mod client;
 pub mod crash;
+pub mod flood;
 pub mod lines;
 pub mod live;
 pub mod online;

@@ -32,6 +32,10 @@ pub const NO_RATE_LIMIT: &[&str] = &["--write-rate-limit", "0"];
 /// harness sets it for every server it starts.
 const NO_SESSION_LIMIT: (&str, &str) = ("GOMOKU_SESSIONS_PER_MINUTE", "0");
 
+/// The same for the cap on connections per client address (a bench opens a thousand live
+/// sockets from 127.0.0.1).
+const NO_CONNECTION_CAP: (&str, &str) = ("GOMOKU_MAX_CONNECTIONS_PER_ADDRESS", "0");
+
 /// How long a starting server may take to print its address.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -257,8 +261,10 @@ fn spawn(builder: &ServerBuilder, database: &Database, log: Option<&Path>) -> (C
         .env_remove("WECHAT_APPID")
         .env_remove("WECHAT_SECRET")
         // Every client of a test, bench or stress run comes from 127.0.0.1, so the per-address
-        // limit on new sessions is off; a test of that limit sets it by flag, which wins.
+        // limits on new sessions and on connections are off; a test of a limit sets it by flag,
+        // which wins.
         .env(NO_SESSION_LIMIT.0, NO_SESSION_LIMIT.1)
+        .env(NO_CONNECTION_CAP.0, NO_CONNECTION_CAP.1)
         .env(
             "RUST_LOG",
             std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),
@@ -366,6 +372,12 @@ impl Server {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
         let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
         line.split_whitespace().nth(1)?.parse().ok()
+    }
+
+    /// The process's open files, sockets included (the entries of `/proc/<pid>/fd`; Linux only).
+    pub fn open_files(&self) -> Option<usize> {
+        let entries = std::fs::read_dir(format!("/proc/{}/fd", self.pid())).ok()?;
+        Some(entries.count())
     }
 
     /// Stops the process with SIGKILL (no chance to clean up) and waits for it.

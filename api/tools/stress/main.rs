@@ -14,6 +14,8 @@
 //! - `pg-restart` (pg_restart.rs): two instances on PostgreSQL, which is stopped across a flag
 //!   fall and started again; how often and how fast both players' sockets get the timeout
 //!   (a private throwaway cluster; not part of `all`).
+//! - `flood` (flood.rs): thousands of half-sent requests from other loopback addresses while an
+//!   honest client plays and watches live; its latency and the server's open files and memory.
 //! - `all`: each of the above at its default size.
 //!
 //! The server harness, the client and the checks come from `gomoku-testkit`, the same ones the
@@ -27,6 +29,7 @@
 
 mod ai_load;
 mod crash;
+mod flood;
 mod import_fuzz;
 mod pg_restart;
 mod race;
@@ -68,6 +71,8 @@ enum Run {
     ImportFuzz(import_fuzz::ImportArgs),
     /// A flag fall while PostgreSQL restarts, across two instances.
     PgRestart(pg_restart::PgRestartArgs),
+    /// Half-sent requests by the thousand while an honest client plays.
+    Flood(flood::FloodArgs),
     /// Every run above at its default size.
     All,
 }
@@ -123,7 +128,7 @@ async fn main() {
 
     let runs: Vec<Run> = match cli.command {
         // Each run with its defaults, as if named alone on the command line.
-        Run::All => ["race", "import-fuzz", "crash", "ai-load"]
+        Run::All => ["race", "import-fuzz", "crash", "ai-load", "flood"]
             .map(|run| Cli::parse_from(["gomoku-stress", run]).command)
             .into(),
         run => vec![run],
@@ -136,6 +141,7 @@ async fn main() {
             Run::AiLoad(args) => ai_load::run(&bin, args, &mut rng).await,
             Run::ImportFuzz(args) => import_fuzz::run(&bin, args, &mut rng).await,
             Run::PgRestart(args) => pg_restart::run(&bin, args, &mut rng).await,
+            Run::Flood(args) => flood::run(&bin, args, &mut rng).await,
             Run::All => unreachable!("expanded above"),
         };
         all_ok &= report(&summary, &stats);
