@@ -215,7 +215,7 @@ impl Analyses {
         let played = points[ply];
         let result = self
             .ai
-            .analyse_move(before, played, self.budget)
+            .analyse_move(id, before, played, self.budget)
             .await?
             .map_err(|e| StepError::Move(ply, format!("{e:?}")))?;
         let analysed = AnalysedMove {
