@@ -30,8 +30,9 @@
 //! The queue is this process's only: with several instances each has its own cap and its own
 //! round-robin (each serves the requests that reach it; the cores are per machine anyway).
 //!
-//! Every search that starts is logged (`ai search`, at debug level, inside the request's span),
-//! which is how a test can count the searches one request made.
+//! Every request that joins the queue and every search that starts is logged (`ai queued`, `ai
+//! search`, at debug level, inside the request's span), which is how a test can count the
+//! searches one request made, or know that a request is waiting.
 
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
@@ -202,6 +203,7 @@ impl FairQueue {
         requester: Requester,
         class: Class,
     ) -> impl Future<Output = Result<Slot, AiError>> {
+        tracing::debug!(?requester, "ai queued");
         let (grant, granted) = oneshot::channel();
         let place = {
             let mut state = self.lock();
