@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use gomoku_rules::notation::Coord;
 use gomoku_rules::{Game, Point};
 
 use crate::ai::{Ai, AiError, AnalysisBudget};
@@ -225,6 +226,11 @@ impl Analyses {
             best: result.best,
             best_eval: result.best_eval,
             mark: result.mark,
+            line: result
+                .line
+                .iter()
+                .map(|&p| Coord::from_point(p, stored.row.board_size))
+                .collect(),
         };
         Ok(if analyses::record(&self.db, id, analysed).await? {
             Next::More

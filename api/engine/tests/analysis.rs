@@ -152,7 +152,10 @@ fn a_missed_vcfs_line_is_the_winning_sequence() {
     let g = game(BLACK_VCF, Rule::Freestyle);
     let missed = analyse(&g, p(1, 3));
     assert_eq!(missed.line.first(), Some(&missed.best), "{missed:?}");
-    assert!(missed.line.len() >= 5, "three fours and two blocks: {missed:?}");
+    assert!(
+        missed.line.len() >= 5,
+        "three fours and two blocks: {missed:?}"
+    );
     check_vcf_line(g.board(), Stone::Black, Rule::Freestyle, &missed.line);
     let mut played = g.clone();
     for &m in &missed.line {
