@@ -185,6 +185,36 @@ fn assert_complete(analysis: &Value, count: usize) {
     }
 }
 
+/// Every analysed move of the game of `moves` carries its line: present, at most 6 plies, the
+/// first being `best`, and playable in order from the position before the move; the game after
+/// the line of each move, to look further.
+#[track_caller]
+fn assert_lines(analysis: &Value, moves: &[(i64, i64)]) -> Vec<Game> {
+    let points: Vec<Point> = moves
+        .iter()
+        .map(|&(r, c)| Point::new(r as usize, c as usize))
+        .collect();
+    let mut after = Vec::new();
+    for (ply, m) in analysis["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .enumerate()
+    {
+        let line = m["line"].as_array().expect("a line");
+        assert!((1..=6).contains(&line.len()), "ply {ply}: {m}");
+        assert_eq!(line[0], m["best"], "the line starts with best: {m}");
+        let mut game = Game::replay(15, Rule::Freestyle, &points[..ply]).expect("a legal game");
+        for step in line {
+            let (r, c) = (step["row"].as_u64().unwrap(), step["col"].as_u64().unwrap());
+            game.play(Point::new(r as usize, c as usize))
+                .unwrap_or_else(|e| panic!("ply {ply}: {step} refused ({e:?}): {m}"));
+        }
+        after.push(game);
+    }
+    after
+}
+
 /// The fixture's VCF really wins under the rules: after the first 16 moves, (6,6), the forced
 /// block (7,5) and (7,6) leave two fives that one stone cannot both stop.
 #[test]
@@ -214,7 +244,9 @@ fn the_missed_vcf_wins_by_the_rules() {
 
 /// Constructed blunders get their marks: a five missed and a VCF missed are forced wins given
 /// away (with the engine's winning move as the better one), a four left open is a blunder, and
-/// the one block of a four is the only move.
+/// the one block of a four is the only move. Every move's line is legal from the position
+/// before it and starts with `best`; the missed five's line is the five, and the missed VCF's
+/// is the winning sequence, ending in black's five.
 #[tokio::test]
 async fn constructed_blunders_get_their_marks() {
     let server = server().start();
@@ -225,6 +257,9 @@ async fn constructed_blunders_get_their_marks() {
     assert_complete(&analysis, MISSED_FIVE.len());
     assert_missed_win(&analysis, 8, (7, 11));
     assert_eq!(at(&analysis, 9)["mark"], "only_move", "white's block");
+    let after = assert_lines(&analysis, MISSED_FIVE);
+    assert_eq!(at(&analysis, 8)["line"], json!([{"row": 7, "col": 11}]));
+    assert_eq!(after[8].outcome().winner(), Some(Stone::Black));
 
     let id = game_of(&player, UNBLOCKED_FOUR).await;
     let analysis = analysed(&player, &id).await;
@@ -239,11 +274,20 @@ async fn constructed_blunders_get_their_marks() {
         (five["mark"].clone(), five["eval"].clone()),
         (json!(null), json!(0.0))
     );
+    assert_lines(&analysis, UNBLOCKED_FOUR);
 
     let id = game_of(&player, MISSED_VCF).await;
     let analysis = analysed(&player, &id).await;
     assert_complete(&analysis, MISSED_VCF.len());
     assert_missed_win(&analysis, 16, (6, 6));
+    let after = assert_lines(&analysis, MISSED_VCF);
+    let vcf = at(&analysis, 16)["line"].as_array().unwrap().clone();
+    assert_eq!(
+        vcf.len(),
+        5,
+        "four, block, double four, block, five: {vcf:?}"
+    );
+    assert_eq!(after[16].outcome().winner(), Some(Stone::Black));
 }
 
 /// None, then running, then done: GET before any POST is 404 ANALYSIS_NOT_FOUND; the POST

@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use gomoku_rules::notation::Coord;
 use gomoku_rules::{Game, Point};
 
 use crate::ai::{Ai, AiError, AnalysisBudget};
@@ -215,7 +216,7 @@ impl Analyses {
         let played = points[ply];
         let result = self
             .ai
-            .analyse_move(before, played, self.budget)
+            .analyse_move(id, before, played, self.budget)
             .await?
             .map_err(|e| StepError::Move(ply, format!("{e:?}")))?;
         let analysed = AnalysedMove {
@@ -225,6 +226,11 @@ impl Analyses {
             best: result.best,
             best_eval: result.best_eval,
             mark: result.mark,
+            line: result
+                .line
+                .iter()
+                .map(|&p| Coord::from_point(p, stored.row.board_size))
+                .collect(),
         };
         Ok(if analyses::record(&self.db, id, analysed).await? {
             Next::More

@@ -202,11 +202,12 @@ pub struct Config {
     )]
     pub max_unfinished_games: u32,
 
-    /// AI searches running at once (default: the number of cores).
+    /// AI searches running at once (default: the number of cores); one short search (300 ms
+    /// or less: every level but master, hints) may run beyond it.
     #[arg(long, env = "GOMOKU_AI_CONCURRENCY", global = true)]
     pub ai_concurrency: Option<usize>,
 
-    /// How long a request waits for a free AI slot before 503 AI_BUSY.
+    /// How long a request waits for its turn in the AI queue before 503 AI_BUSY.
     #[arg(
         long,
         env = "GOMOKU_AI_QUEUE_TIMEOUT_MS",

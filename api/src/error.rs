@@ -151,7 +151,8 @@ pub enum ApiError {
     /// 503: the database stayed locked by another writer past the busy timeout.
     #[error("the database is busy, try again")]
     Busy,
-    /// 503: every AI slot stayed taken past the queue deadline.
+    /// 503: no AI slot came free for the request within the queue timeout (the queue serves
+    /// players in turn, one search each at a time).
     #[error("the AI is busy, try again")]
     AiBusy,
     /// 500: anything else; the cause goes to the log only.

@@ -94,6 +94,9 @@ pub struct MoveAnalysis {
     /// Black's win probability after the engine's move.
     pub best_eval: f64,
     pub mark: Option<Mark>,
+    /// The engine's line from the position before: `best`, then the moves it expects, up to
+    /// `PV_PLIES` plies (a forced win's whole sequence when it fits).
+    pub line: Vec<Point>,
 }
 
 /// The win probability of the side whose search score this is: a logistic of the score,
@@ -128,7 +131,11 @@ pub fn analyse_move(
     };
     let played_i = pos.index(played);
     // A legal move exists (the one played), so the engine has one too.
-    let best_i = decide(&mut pos, Level::Master, &share).map_or(played_i, |d| d.point);
+    let decision = decide(&mut pos, Level::Master, &share);
+    let best_i = decision.map_or(played_i, |d| d.point);
+    let line = decision.map_or(vec![played], |d| {
+        d.line.moves().map(|m| pos.point(m)).collect()
+    });
     let played_score = score_after(&mut pos, played_i, &share);
     let best_score = if best_i == played_i {
         played_score
@@ -171,6 +178,7 @@ pub fn analyse_move(
         best: pos.point(best_i),
         best_eval: for_black(p_best),
         mark,
+        line,
     })
 }
 

@@ -36,9 +36,9 @@ use params::{
     DEFENCE_VCF_NODES, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES, DEFENCE_VCT_ROOTS, EASY_MIN_SHARE,
     EASY_MISS_PERCENT, HARD_DEFENCE_SHARE, HARD_VCF_SHARE, MASTER_BEAM_EXTRA, MASTER_DEFENCE_SHARE,
     MASTER_ITERATION_CUTOFF, MASTER_VCT_PLIES, MASTER_VCT_SHARE, MASTER_VERIFY_SHARE,
-    MASTER_WIDE_PLIES, MEDIUM_MAX_DEPTH, TT_ENTRIES, VCF_MAX_DEPTH, VCF_ROOT_NODES, VCT_MAX_DEPTH,
-    VCT_ROOT_NODES, VERIFY_MOVES, VERIFY_VCF_NODES, VERIFY_VCT_DEPTH, VERIFY_VCT_NODES,
-    WIN_THRESHOLD,
+    MASTER_WIDE_PLIES, MEDIUM_MAX_DEPTH, PV_PLIES, TT_ENTRIES, VCF_MAX_DEPTH, VCF_ROOT_NODES,
+    VCT_MAX_DEPTH, VCT_ROOT_NODES, VERIFY_MOVES, VERIFY_VCF_NODES, VERIFY_VCT_DEPTH,
+    VERIFY_VCT_NODES, WIN_THRESHOLD,
 };
 use position::{Position, Rng, Threat};
 use std::sync::atomic::AtomicBool;
@@ -211,11 +211,60 @@ impl std::fmt::Display for Reason {
     }
 }
 
+/// The moves the engine expects from a position, its own choice first (grid indices), up to
+/// [`PV_PLIES`] plies: the principal variation of the search, or a threat solver's winning
+/// sequence. A fixed array, so that a decision stays a plain copyable value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Line {
+    moves: [u16; PV_PLIES],
+    len: u8,
+}
+
+impl Line {
+    /// The first [`PV_PLIES`] moves of `moves`.
+    pub fn new(moves: &[usize]) -> Line {
+        let mut line = Line {
+            moves: [0; PV_PLIES],
+            len: 0,
+        };
+        for &m in moves.iter().take(PV_PLIES) {
+            line.push(m);
+        }
+        line
+    }
+
+    /// Adds a move at the end (nothing when the line is full).
+    pub(crate) fn push(&mut self, m: usize) {
+        if let Some(slot) = self.moves.get_mut(usize::from(self.len)) {
+            // Grid indices fit in 16 bits (the transposition table keeps moves so too).
+            *slot = m as u16;
+            self.len += 1;
+        }
+    }
+
+    /// The moves in order.
+    pub fn moves(&self) -> impl Iterator<Item = usize> + '_ {
+        self.moves[..usize::from(self.len)]
+            .iter()
+            .map(|&m| usize::from(m))
+    }
+
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
 /// A chosen move with its reason and search statistics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Decision {
     /// Index into the position's grid (`Position::point` converts it).
     pub point: usize,
+    /// The line the engine expects from here, `point` first.
+    pub line: Line,
     pub reason: Reason,
     /// Deepest completed iteration (0 when no search ran).
     pub depth: i32,
@@ -231,6 +280,7 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
     let quick = |point, reason| {
         Some(Decision {
             point,
+            line: Line::new(&[point]),
             reason,
             depth: 0,
             nodes: 0,
@@ -296,7 +346,8 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
             s.vcf_at_horizon = false;
             s.max_depth = MEDIUM_MAX_DEPTH;
             let out = s.run(&moves)?;
-            Some(from_search(out, defending))
+            let line = s.principal_variation(out.best);
+            Some(from_search(out, line, defending))
         }
         Level::Hard | Level::Master => {
             let mut nodes = 0;
@@ -408,7 +459,8 @@ pub fn decide(pos: &mut Position, level: Level, options: &SearchOptions) -> Opti
                     out.best = choice;
                 }
             }
-            let mut d = from_search(out, defending);
+            let line = s.principal_variation(out.best);
+            let mut d = from_search(out, line, defending);
             d.nodes += nodes;
             Some(d)
         }
@@ -505,6 +557,7 @@ fn safe_roots(
 fn threat_win(win: &threat::Win, reason: fn(usize) -> Reason, nodes: u64) -> Decision {
     Decision {
         point: win.first(),
+        line: Line::new(&win.line),
         reason: reason(win.attacker_moves()),
         depth: 0,
         nodes,
@@ -512,7 +565,7 @@ fn threat_win(win: &threat::Win, reason: fn(usize) -> Reason, nodes: u64) -> Dec
     }
 }
 
-fn from_search(out: search::Outcome, defending: bool) -> Decision {
+fn from_search(out: search::Outcome, line: Line, defending: bool) -> Decision {
     let reason = if out.score >= WIN_THRESHOLD {
         Reason::ForcedWin
     } else if defending {
@@ -522,6 +575,7 @@ fn from_search(out: search::Outcome, defending: bool) -> Decision {
     };
     Decision {
         point: out.best,
+        line,
         reason,
         depth: out.depth,
         nodes: out.nodes,
@@ -559,6 +613,7 @@ fn easy(pos: &Position, moves: Vec<(usize, i32)>, defending: bool, seed: u64) ->
     };
     Decision {
         point,
+        line: Line::new(&[point]),
         reason,
         depth: 0,
         nodes: 0,

@@ -161,3 +161,7 @@ pub const ANALYSIS_SEARCHES: u32 = 3;
 pub const ANALYSIS_ONLY_MOVE_VCF_NODES: u64 = 5_000;
 pub const ANALYSIS_ONLY_MOVE_VCT_NODES: u64 = 5_000;
 pub const ANALYSIS_ONLY_MOVE_VCT_DEPTH: u32 = 6;
+/// Plies of the principal variation a decision carries (the analysis's `line`): enough for a
+/// short forcing sequence or the next moves of a quiet plan, few enough that the line's end is
+/// still what the search looked at.
+pub const PV_PLIES: usize = 6;

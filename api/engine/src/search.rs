@@ -10,7 +10,7 @@
 use crate::eval::evaluate;
 use crate::movegen::{self, Situation};
 use crate::params::{
-    BEAM, DEFENCE_BONUS, LMR_AFTER, LMR_MIN_DEPTH, MAX_DEPTH, NEW_ITERATION_CUTOFF,
+    BEAM, DEFENCE_BONUS, LMR_AFTER, LMR_MIN_DEPTH, MAX_DEPTH, NEW_ITERATION_CUTOFF, PV_PLIES,
     VCF_DEFENCE_NODES_IN_SEARCH, VCF_MAX_DEPTH, VCF_NODES_IN_SEARCH, VCT_DEPTH_IN_SEARCH,
     VCT_NODES_IN_SEARCH, WIN, WIN_THRESHOLD,
 };
@@ -18,6 +18,7 @@ use crate::position::{Position, Threat};
 use crate::threat::{opponent_threat, Kind, Solver};
 use crate::time::Clock;
 use crate::tt::{Bound, Table, NO_MOVE};
+use crate::Line;
 
 /// What a finished search found.
 #[derive(Debug, Clone)]
@@ -340,6 +341,42 @@ impl Search {
         self.tt
             .store(key, ply, depth, best, bound, best_move as u16);
         best
+    }
+
+    /// The principal variation after a search, starting with `first` (the root move chosen):
+    /// forced replies as the search plays them (a five, a block, an open four), otherwise each
+    /// position's best move from the transposition table, until a position has none (not
+    /// stored, or overwritten), a five ends the game or the line is full. Reads the table only,
+    /// so the search is not changed by it; the position is returned unchanged.
+    pub fn principal_variation(&mut self, first: usize) -> Line {
+        let mut line = Line::new(&[first]);
+        self.pos.make(first);
+        let mut made = 1;
+        while line.len() < PV_PLIES && !self.pos.is_full() {
+            let me = self.pos.to_move();
+            let next = match movegen::situation(&self.pos, false) {
+                Situation::Five(p) | Situation::Block(p) | Situation::OpenFour(p) => Some(p),
+                Situation::Lost => None,
+                Situation::Defend(_) | Situation::Quiet(_) => self
+                    .tt
+                    .probe(self.pos.hash(), made)
+                    .map(|e| e.best)
+                    .filter(|&m| m != NO_MOVE)
+                    .map(usize::from)
+                    .filter(|&m| self.pos.is_empty(m) && self.pos.is_legal(m, me)),
+            };
+            let Some(m) = next else { break };
+            line.push(m);
+            if self.pos.threat(m, me) == Threat::Five {
+                break;
+            }
+            self.pos.make(m);
+            made += 1;
+        }
+        for _ in 0..made {
+            self.pos.unmake();
+        }
+        line
     }
 
     /// Whether a stone of the side to move on `m` makes a three or more, or stops one of the

@@ -3,13 +3,13 @@
 
 mod common;
 
-use common::{game, p, pinned};
+use common::{check_vcf_line, game, p, pinned};
 use gomoku_engine::analysis::{analyse_move, win_probability, Mark, MoveAnalysis};
-use gomoku_engine::params::{WIN, WIN_THRESHOLD};
+use gomoku_engine::params::{PV_PLIES, WIN, WIN_THRESHOLD};
 use gomoku_engine::position::Position;
 use gomoku_engine::threat::{self, Kind};
 use gomoku_engine::SearchOptions;
-use gomoku_rules::{Game, PlayError, Point, Rule};
+use gomoku_rules::{Game, PlayError, Point, Rule, Stone};
 
 fn options() -> SearchOptions {
     pinned(3, 30_000)
@@ -142,6 +142,40 @@ fn a_missed_vcf_is_a_winning_threat_missed() {
     let kept = analyse(&g, p(7, 7));
     assert_eq!(kept.mark, None, "{kept:?}");
     assert_eq!(kept.eval, 1.0, "{kept:?}");
+}
+
+/// A missed VCF's line is the winning sequence itself: it starts with the engine's move, each
+/// of black's moves makes a four, each of white's blocks it, and it ends in black's five, as the
+/// rules crate judges when the line is played out.
+#[test]
+fn a_missed_vcfs_line_is_the_winning_sequence() {
+    let g = game(BLACK_VCF, Rule::Freestyle);
+    let missed = analyse(&g, p(1, 3));
+    assert_eq!(missed.line.first(), Some(&missed.best), "{missed:?}");
+    assert!(
+        missed.line.len() >= 5,
+        "three fours and two blocks: {missed:?}"
+    );
+    check_vcf_line(g.board(), Stone::Black, Rule::Freestyle, &missed.line);
+    let mut played = g.clone();
+    for &m in &missed.line {
+        played.play(m).expect("the line is legal");
+    }
+    assert_eq!(played.outcome().winner(), Some(Stone::Black));
+}
+
+/// In a quiet position the line is the search's principal variation: the engine's move first,
+/// more than one ply, every move legal in turn.
+#[test]
+fn a_quiet_positions_line_is_legal_and_starts_with_best() {
+    let g = game(QUIET, Rule::Freestyle);
+    let a = analyse(&g, p(0, 0));
+    assert_eq!(a.line.first(), Some(&a.best), "{a:?}");
+    assert!(a.line.len() > 1 && a.line.len() <= PV_PLIES, "{a:?}");
+    let mut played = g.clone();
+    for &m in &a.line {
+        played.play(m).expect("the line is legal");
+    }
 }
 
 /// The engine's own move in a quiet position gets no mark, and its eval is the best eval.

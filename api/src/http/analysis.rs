@@ -1,6 +1,6 @@
 //! `POST /api/v1/games/{id}/analysis` starts the post-game analysis (复盘分析) of a game as it
 //! stands, and `GET` reads it, as far as it has got: for each move, black's win probability after
-//! it and after the engine's move, the engine's move, and a mark.
+//! it and after the engine's move, the engine's move with the line it expects, and a mark.
 //!
 //! The work runs in the background ([`crate::analysis`]); the POST is answered at once (202
 //! while it runs, 200 when there is nothing left to do) and a client polls the GET. Whoever may
@@ -52,16 +52,31 @@ pub struct AnalysedMoveView {
     pub best_eval: f64,
     /// null when the move is not marked.
     pub mark: Option<MarkName>,
+    /// The engine's line from the position before the move (its principal variation, or the
+    /// winning sequence of a forced win), up to 6 plies in order, the first being `best`: the
+    /// better continuation a review can step through. Empty for moves analysed before the
+    /// server kept lines.
+    #[schema(max_items = 6)]
+    pub line: Vec<PointView>,
 }
 
-impl From<&AnalysedMove> for AnalysedMoveView {
-    fn from(m: &AnalysedMove) -> Self {
+impl AnalysedMoveView {
+    /// The view of `m` in a game on a board of `size`.
+    fn of(m: &AnalysedMove, size: usize) -> AnalysedMoveView {
         AnalysedMoveView {
             ply: m.ply,
             eval: m.eval,
             best: m.best.into(),
             best_eval: m.best_eval,
             mark: m.mark.map(Wire),
+            // Stored lines were written from this game's points; one off the board would be
+            // a corrupt row, and ends the line there.
+            line: m
+                .line
+                .iter()
+                .map_while(|c| c.to_point(size))
+                .map(PointView::from)
+                .collect(),
         }
     }
 }
@@ -104,7 +119,10 @@ impl AnalysisView {
             status: Wire(analysis.status),
             progress,
             move_count,
-            moves: valid.iter().map(AnalysedMoveView::from).collect(),
+            moves: valid
+                .iter()
+                .map(|m| AnalysedMoveView::of(m, stored.row.board_size))
+                .collect(),
             outdated: analysis.status == AnalysisStatus::Done && valid.len() < stored.moves.len(),
         }
     }

@@ -334,7 +334,7 @@ pub async fn create(
     if let Some(ai) = settings.ai.filter(|ai| ai.player == Stone::Black) {
         let point = state
             .ai
-            .best_move(game.clone(), ai.level)
+            .best_move(&player.id, game.clone(), ai.level)
             .await?
             .ok_or_else(|| ApiError::internal("the AI found no opening move"))?;
         game.play(point)

@@ -59,7 +59,7 @@ pub async fn hint(
     state.limits.hint(&player.session)?;
     let hint = state
         .ai
-        .hint(stored.game.clone())
+        .hint(&player.id, stored.game.clone())
         .await?
         .ok_or_else(|| ApiError::internal("the engine had no hint in an open game"))?;
     Ok(Json(HintView {

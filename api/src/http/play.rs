@@ -265,7 +265,7 @@ pub async fn play(
                 None => continue,
             }
         };
-        reply(&state, &mut change, ai).await?;
+        reply(&state, &player.id, &mut change, ai).await?;
         if let Some(committed) = commit(&state, change).await? {
             return Ok(Json(render(&state, &committed, &player)));
         }
@@ -360,11 +360,16 @@ fn ai_to_reply(stored: &StoredGame, change: &Change) -> Option<AiSetting> {
         .filter(|ai| change.game.to_move() == Some(ai.player))
 }
 
-/// Adds the AI's reply to `change` (one search).
-async fn reply(state: &AppState, change: &mut Change, ai: AiSetting) -> Result<(), ApiError> {
+/// Adds the AI's reply to `change` (one search, queued as player `player_id`'s).
+async fn reply(
+    state: &AppState,
+    player_id: &str,
+    change: &mut Change,
+    ai: AiSetting,
+) -> Result<(), ApiError> {
     let point = state
         .ai
-        .best_move(change.game.clone(), ai.level)
+        .best_move(player_id, change.game.clone(), ai.level)
         .await?
         .ok_or_else(|| ApiError::internal("the AI found no move in an open game"))?;
     change

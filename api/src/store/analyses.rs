@@ -17,6 +17,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use gomoku_engine::analysis::Mark;
+use gomoku_rules::notation::Coord;
 use gomoku_rules::Point;
 
 use super::games::rows::Columns;
@@ -69,6 +70,23 @@ pub struct AnalysedMove {
     /// Black's win probability after the engine's move.
     pub best_eval: f64,
     pub mark: Option<Mark>,
+    /// The engine's line from the position before the move, `best` first, in notation (the
+    /// column keeps it so; the game's board size turns it into points). Empty for moves
+    /// analysed before lines were kept.
+    pub line: Vec<Coord>,
+}
+
+/// The `line` column's text: the coordinates in notation, space-separated ("h8 i9 g7").
+pub(super) fn line_text(line: &[Coord]) -> String {
+    line.iter()
+        .map(Coord::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A `line` column's coordinates; None when one is not notation.
+fn parse_line(text: &str) -> Option<Vec<Coord>> {
+    text.split_whitespace().map(|c| c.parse().ok()).collect()
 }
 
 /// A game's analysis as stored.
@@ -246,6 +264,13 @@ fn analysed_move(r: &impl Columns) -> Result<Option<AnalysedMove>, StoreError> {
     let Some(best_eval) = probability("best_eval")? else {
         return Ok(None);
     };
+    let line = match r.text("line")? {
+        Some(text) => match parse_line(&text) {
+            Some(line) => line,
+            None => return Ok(None),
+        },
+        None => Vec::new(),
+    };
     Ok(Some(AnalysedMove {
         ply,
         played: Point::new(row, col),
@@ -253,6 +278,7 @@ fn analysed_move(r: &impl Columns) -> Result<Option<AnalysedMove>, StoreError> {
         best: Point::new(best_row, best_col),
         best_eval,
         mark,
+        line,
     }))
 }
 
@@ -301,6 +327,11 @@ mod tests {
             best: Point::new(0, 0),
             best_eval: 0.75,
             mark,
+            // Written as "a15 h8" and read back as these coordinates.
+            line: vec![
+                Coord::from_point(Point::new(0, 0), 15),
+                Coord::from_point(Point::new(played.0, played.1), 15),
+            ],
         }
     }
 
@@ -321,9 +352,10 @@ mod tests {
             .collect()
     }
 
-    /// Moves are recorded while the analysis runs and read back as written; writing a ply again
-    /// drops the rows after it; finishing is refused once the target moved on; only the rows
-    /// that match the game's moves from the first on are valid. On both backends.
+    /// Moves are recorded while the analysis runs and read back as written, lines included;
+    /// writing a ply again drops the rows after it; finishing is refused once the target moved
+    /// on; only the rows that match the game's moves from the first on are valid. On both
+    /// backends.
     #[tokio::test]
     async fn record_finish_and_valid_moves() {
         for (db, _keep) in each_backend().await {

@@ -13,7 +13,7 @@ use gomoku_engine::analysis::Mark;
 
 use super::presence::BEAT;
 use super::Store;
-use crate::store::analyses::{analysis, started, AnalysedMove, Analysis, Started};
+use crate::store::analyses::{analysis, line_text, started, AnalysedMove, Analysis, Started};
 use crate::store::games::rows::Columns;
 use crate::store::presence::GONE_AFTER;
 use crate::store::{now, StoreError};
@@ -90,8 +90,8 @@ impl Store {
             .await?;
         let done = sqlx::query(
             "insert into analysis_moves \
-               (game_id, ply, \"row\", col, eval, best_row, best_col, best_eval, mark) \
-             select $1, $2, $3, $4, $5, $6, $7, $8, $9 where exists \
+               (game_id, ply, \"row\", col, eval, best_row, best_col, best_eval, mark, line) \
+             select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 where exists \
                (select 1 from analyses where game_id = $1 and status = 'running')",
         )
         .bind(game_id)
@@ -103,6 +103,7 @@ impl Store {
         .bind(analysed.best.col as i64)
         .bind(analysed.best_eval)
         .bind(analysed.mark.map(Mark::as_str))
+        .bind(line_text(&analysed.line))
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -134,7 +135,7 @@ impl Store {
         // analysed move, or one with the move's columns null when there is none.
         let rows = sqlx::query(
             "select a.requested_by, a.move_count, a.status, m.ply, m.\"row\", m.col, m.eval, \
-               m.best_row, m.best_col, m.best_eval, m.mark \
+               m.best_row, m.best_col, m.best_eval, m.mark, m.line \
              from analyses a left join analysis_moves m on m.game_id = a.game_id \
              where a.game_id = $1 order by m.ply",
         )

@@ -5,7 +5,7 @@ use gomoku_engine::analysis::Mark;
 use sqlx::sqlite::SqliteRow;
 
 use super::Store;
-use crate::store::analyses::{analysis, started, AnalysedMove, Analysis, Started};
+use crate::store::analyses::{analysis, line_text, started, AnalysedMove, Analysis, Started};
 use crate::store::{now, StoreError};
 
 impl Store {
@@ -72,8 +72,8 @@ impl Store {
                         .await?;
                     let done = sqlx::query(
                         "insert into analysis_moves \
-                           (game_id, ply, row, col, eval, best_row, best_col, best_eval, mark) \
-                         select ?, ?, ?, ?, ?, ?, ?, ?, ? where exists \
+                           (game_id, ply, row, col, eval, best_row, best_col, best_eval, mark, line) \
+                         select ?, ?, ?, ?, ?, ?, ?, ?, ?, ? where exists \
                            (select 1 from analyses where game_id = ? and status = 'running')",
                     )
                     .bind(&game_id)
@@ -85,6 +85,7 @@ impl Store {
                     .bind(analysed.best.col as i64)
                     .bind(analysed.best_eval)
                     .bind(analysed.mark.map(Mark::as_str))
+                    .bind(line_text(&analysed.line))
                     .bind(&game_id)
                     .execute(&mut *conn)
                     .await?;
@@ -134,7 +135,7 @@ impl Store {
             return Ok(None);
         };
         let moves: Vec<SqliteRow> = sqlx::query(
-            "select ply, row, col, eval, best_row, best_col, best_eval, mark \
+            "select ply, row, col, eval, best_row, best_col, best_eval, mark, line \
              from analysis_moves where game_id = ? order by ply",
         )
         .bind(game_id)
