@@ -16,8 +16,8 @@
  * colours swapped; and a 2-second clock falls with both pages showing it.
  *
  * The tests run in order and share one server. They run once the server
- * plays online games (issue 12), and are skipped, with a line saying so,
- * before that.
+ * plays online games (issue 12) with the offers of issue 24 (`{action}`
+ * bodies, the rematch), and are skipped, with a line saying so, before that.
  *
  * (The environment option above makes Jest load `ws` for Node, not its
  * browser stub.)
@@ -27,12 +27,12 @@ const config = require('../../config')
 const api = require('../../services/api')
 const {loadPage} = require('../support/harness')
 const {installPhones, createPhone} = require('../support/phones')
-const {tempDatabase, startServer, requireBinary, serverPlaysOnline} = require('../support/server')
+const {tempDatabase, startServer, requireBinary, serverPlaysOnline, serverHasRematch} = require('../support/server')
 const {until, flush, sleep, tapPoint, tapButton, buttonTexts} = require('../support/e2e')
 
 requireBinary()
-const ONLINE = serverPlaysOnline()
-if (!ONLINE) console.log('gomoku-server does not play online games yet (POST /games {"mode": "online"} is not 201): the online e2e tests are skipped')
+const ONLINE = serverPlaysOnline() && serverHasRematch()
+if (!ONLINE) console.log('gomoku-server does not play online games with offers as {"action": …} and the rematch yet (POST /games {"mode": "online"} is not 201, or /games/{id}/rematch is no route): the online e2e tests are skipped')
 const online = ONLINE ? test : test.skip
 
 const homeId = loadPage('home')

@@ -77,7 +77,7 @@ describe('utils/board', () => {
       expect(m.left).toBeGreaterThanOrEqual(6)
       expect(m.left + m.width).toBeLessThanOrEqual(width - 6)
       // Labels are readable, and the grid line sits in the middle of its cell.
-      expect(m.font).toBeGreaterThanOrEqual(9)
+      expect(m.font).toBeGreaterThanOrEqual(10)
       expect(m.mid * 2 === m.cell || m.mid * 2 + 1 === m.cell).toBe(true)
       expect(m.cell).toBeGreaterThanOrEqual(14)
     }
