@@ -107,9 +107,10 @@ with open(config, "w") as out:
         out.write('[[operations]]\ninclude-name = "%s %s"\n' % (method, path))
         out.write('parameters = { "path.id" = "%s" }\n\n' % game["id"])
     # Online games: the player's own waiting game for join (joining one's own game answers
-    # 200), and a game with a second player (who joined) for takeback and draw offers, the
-    # player having moved once; the live stream, which answers a plain GET with 426
-    # UPGRADE_REQUIRED before any upgrade, gets a game of its own.
+    # 200), a game with a second player (who joined) for takeback and draw offers, the
+    # player having moved once, and a game the player resigned for rematch offers; the live
+    # stream, which answers a plain GET with 426 UPGRADE_REQUIRED before any upgrade, gets a
+    # game of its own.
     friend = call("/api/v1/sessions", {})["token"]
     waiting = call("/api/v1/games", {"mode": "online", "seat": "black"}, token)
     out.write('[[operations]]\ninclude-name = "POST /api/v1/games/{id}/join"\n')
@@ -120,6 +121,11 @@ with open(config, "w") as out:
         call("/api/v1/games/%s/moves" % game["id"], {"row": 0, "col": 0, "ply": 0}, token)
         out.write('[[operations]]\ninclude-name = "POST %s"\n' % path)
         out.write('parameters = { "path.id" = "%s" }\n\n' % game["id"])
+    ended = call("/api/v1/games", {"mode": "online", "seat": "black"}, token)
+    call("/api/v1/games/%s/join" % ended["id"], {}, friend)
+    call("/api/v1/games/%s/resign" % ended["id"], {}, token)
+    out.write('[[operations]]\ninclude-name = "POST /api/v1/games/{id}/rematch"\n')
+    out.write('parameters = { "path.id" = "%s" }\n\n' % ended["id"])
     # The analysis: one game of three moves for both its operations, analysed once already, so
     # that GET finds it (POST then answers 200 done, or 202 while it runs).
     analysed = call("/api/v1/games", renju, token)

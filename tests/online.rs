@@ -16,7 +16,8 @@ use gomoku_testkit::online::{play_alternately, start};
 use gomoku_testkit::state::{assert_state_consistent, id_of, moves_of};
 use gomoku_testkit::stored::Stored;
 use gomoku_testkit::{
-    gomoku_server, one_landed, race_players, Api, Live, Player, Reply, Server, NO_RATE_LIMIT,
+    gomoku_server, one_landed, race_players, race_posts, Api, Live, Player, Reply, Server,
+    NO_RATE_LIMIT,
 };
 use serde_json::{json, Value};
 
@@ -78,7 +79,10 @@ async fn moves_reach_both_players_and_a_spectator_live() {
     );
     assert_eq!(created["players"]["white"], Value::Null);
     assert_eq!(created["clock"], Value::Null);
-    assert_eq!(created["offers"], json!({"takeback": null, "draw": null}));
+    assert_eq!(
+        created["offers"],
+        json!({"takeback": null, "draw": null, "rematch": null})
+    );
     let id = id_of(&created);
 
     let mut black_live = Live::connect(&black, &id).await.expect("black connects");
@@ -246,7 +250,7 @@ async fn error_codes_change_nothing() {
     .await;
     refused(
         &mut stored,
-        black.takeback(&id, true).await,
+        black.takeback(&id, "offer").await,
         409,
         "WAITING_FOR_OPPONENT",
         "a takeback before the join",
@@ -318,8 +322,11 @@ async fn error_codes_change_nothing() {
         ),
         (watcher.resign(&id).await, "a spectator's resignation"),
         (watcher.undo(&id).await, "a spectator's undo"),
-        (watcher.takeback(&id, true).await, "a spectator's takeback"),
-        (watcher.draw(&id, true).await, "a spectator's draw offer"),
+        (
+            watcher.takeback(&id, "offer").await,
+            "a spectator's takeback",
+        ),
+        (watcher.draw(&id, "offer").await, "a spectator's draw offer"),
         (
             watcher.delete(&format!("/api/v1/games/{id}")).await,
             "a spectator's delete",
@@ -366,7 +373,7 @@ async fn error_codes_change_nothing() {
     .await;
     refused(
         &mut stored,
-        white.takeback(&id, true).await,
+        white.takeback(&id, "offer").await,
         409,
         "NOTHING_TO_UNDO",
         "a takeback with no own move",
@@ -379,7 +386,7 @@ async fn error_codes_change_nothing() {
     let before = stored.dump().await;
     refused(
         &mut stored,
-        black.takeback(&local, true).await,
+        black.takeback(&local, "offer").await,
         409,
         "ONLINE_ONLY",
         "a takeback in a local game",
@@ -388,7 +395,7 @@ async fn error_codes_change_nothing() {
     .await;
     refused(
         &mut stored,
-        black.draw(&local, true).await,
+        black.draw(&local, "offer").await,
         409,
         "ONLINE_ONLY",
         "a draw offer in a local game",
@@ -397,28 +404,33 @@ async fn error_codes_change_nothing() {
     .await;
     refused(
         &mut stored,
-        white.draw(&local, true).await,
+        white.draw(&local, "offer").await,
         404,
         "GAME_NOT_FOUND",
         "another's local game",
         &before,
     )
     .await;
-    let bad_body = black
-        .post(
-            &format!("/api/v1/games/{id}/draw"),
-            &json!({"accept": "yes"}),
-        )
-        .await;
-    refused(
-        &mut stored,
-        bad_body,
-        400,
-        "INVALID_JSON",
-        "a draw answer that is not a boolean",
-        &before,
-    )
-    .await;
+    for (body, what) in [
+        (json!({"accept": true}), "the old {accept} form"),
+        (
+            json!({"action": "propose"}),
+            "an action that is none of the four",
+        ),
+        (json!({"action": true}), "an action that is not a string"),
+        (
+            json!({"action": "offer", "admin": true}),
+            "an unknown field",
+        ),
+        (json!({}), "no action"),
+    ] {
+        for kind in ["takeback", "draw", "rematch"] {
+            let reply = black
+                .post(&format!("/api/v1/games/{id}/{kind}"), &body)
+                .await;
+            refused(&mut stored, reply, 400, "INVALID_JSON", what, &before).await;
+        }
+    }
     refused(
         &mut stored,
         black.rename("").await,
@@ -430,9 +442,12 @@ async fn error_codes_change_nothing() {
     .await;
 }
 
-/// Takebacks: an offer shows in `offers` (pushed to the opponent), offering twice changes
-/// nothing, the offerer may withdraw it and the opponent decline it, a move clears it; accepted,
-/// the offerer's last move goes (with the reply after it, if any) and the offerer is to move.
+/// Takebacks: an offer shows in `offers` with who made it and how long it stands (pushed to the
+/// opponent); offering again changes nothing; the offerer may withdraw it and the opponent
+/// decline it, each verb only for whose offer it names (409 NO_OFFER otherwise), and neither
+/// side may offer over the other's (409 OFFER_PENDING); a move by either player clears it;
+/// accepted, the offerer's last move goes (with the reply after it, if any) and the offerer is
+/// to move.
 #[tokio::test]
 async fn takeback_offers() {
     let server = server();
@@ -442,28 +457,66 @@ async fn takeback_offers() {
     white_live.state().await;
 
     play_alternately(&black, &white, &id, 0, &[(7, 7), (7, 8), (8, 8)]).await;
-    let offered = black.takeback(&id, true).await.ok(200, "offer");
-    assert_eq!(offered["offers"]["takeback"], 1);
+    white.takeback(&id, "accept").await.assert_error(
+        409,
+        "NO_OFFER",
+        "accept with nothing offered",
+    );
+    let offered = black.takeback(&id, "offer").await.ok(200, "offer");
+    assert_eq!(offered["offers"]["takeback"]["by"], 1);
+    let left = offered["offers"]["takeback"]["expiresInMs"]
+        .as_i64()
+        .unwrap();
+    assert!((1..=60_000).contains(&left), "stands a minute: {left}");
     let seen = white_live
-        .state_where(|g| g["offers"]["takeback"] == 1)
+        .state_where(|g| g["offers"]["takeback"]["by"] == 1)
         .await;
     assert_eq!(seen["version"], offered["version"], "the offer is pushed");
-    let twice = black.takeback(&id, true).await.ok(200, "offer twice");
+    let twice = black.takeback(&id, "offer").await.ok(200, "offer twice");
     assert_eq!(
         twice["version"], offered["version"],
         "offering twice changes nothing"
     );
+    for (reply, code, what) in [
+        (
+            white.takeback(&id, "offer").await,
+            "OFFER_PENDING",
+            "an offer over the opponent's",
+        ),
+        (
+            white.takeback(&id, "withdraw").await,
+            "NO_OFFER",
+            "withdrawing the opponent's offer",
+        ),
+        (
+            black.takeback(&id, "accept").await,
+            "NO_OFFER",
+            "accepting one's own offer",
+        ),
+        (
+            black.takeback(&id, "decline").await,
+            "NO_OFFER",
+            "declining one's own offer",
+        ),
+    ] {
+        reply.assert_error(409, code, what);
+    }
+    assert_eq!(
+        black.game(&id).await["version"],
+        offered["version"],
+        "nothing changed"
+    );
 
-    let withdrawn = black.takeback(&id, false).await.ok(200, "withdraw");
+    let withdrawn = black.takeback(&id, "withdraw").await.ok(200, "withdraw");
     assert_eq!(withdrawn["offers"]["takeback"], Value::Null);
-    let nothing = white
-        .takeback(&id, false)
-        .await
-        .ok(200, "decline with nothing pending");
-    assert_eq!(nothing["version"], withdrawn["version"]);
+    white.takeback(&id, "decline").await.assert_error(
+        409,
+        "NO_OFFER",
+        "decline with nothing pending",
+    );
 
-    black.takeback(&id, true).await.ok(200, "offer again");
-    let declined = white.takeback(&id, false).await.ok(200, "decline");
+    black.takeback(&id, "offer").await.ok(200, "offer again");
+    let declined = white.takeback(&id, "decline").await.ok(200, "decline");
     assert_eq!(
         (
             declined["offers"]["takeback"].clone(),
@@ -472,20 +525,28 @@ async fn takeback_offers() {
         (Value::Null, json!(3))
     );
 
-    black.takeback(&id, true).await.ok(200, "offer once more");
+    black
+        .takeback(&id, "offer")
+        .await
+        .ok(200, "offer once more");
     let moved = white.play_at(&id, 9, 9, 3).await;
     assert_eq!(
         moved["offers"]["takeback"],
         Value::Null,
-        "a move clears the offer"
+        "the opponent's move clears the offer"
+    );
+    white.takeback(&id, "accept").await.assert_error(
+        409,
+        "NO_OFFER",
+        "accepting an offer a move cleared",
     );
 
     // Black moved last but one: black's move and white's reply go back.
     black
-        .takeback(&id, true)
+        .takeback(&id, "offer")
         .await
         .ok(200, "offer after the reply");
-    let accepted = white.takeback(&id, true).await.ok(200, "accept");
+    let accepted = white.takeback(&id, "accept").await.ok(200, "accept");
     assert_eq!(moves_of(&accepted), [(7, 7, 1), (7, 8, 2)]);
     assert_eq!(
         (
@@ -500,11 +561,75 @@ async fn takeback_offers() {
         .await;
 
     // White moved last: only white's move goes.
-    white.takeback(&id, true).await.ok(200, "white offers");
-    let back = black.takeback(&id, true).await.ok(200, "black accepts");
+    white.takeback(&id, "offer").await.ok(200, "white offers");
+    let back = black.takeback(&id, "accept").await.ok(200, "black accepts");
     assert_eq!(moves_of(&back), [(7, 7, 1)]);
     assert_eq!(back["currentPlayer"], 2);
     assert_eq!(black.game(&id).await["moveCount"], 1, "stored");
+}
+
+/// Issue 23's race, sequenced: black offers a takeback, black withdraws it, and white's accept
+/// that arrives after the withdrawal is 409 NO_OFFER; it never becomes an offer of white's, so
+/// nothing is pending afterwards, and nothing changed since the withdrawal.
+#[tokio::test]
+async fn a_late_accept_after_a_withdrawal_is_refused() {
+    let server = server();
+    let (black, white, _) = three(&server).await;
+    let (id, _) = start(&black, &white, json!({})).await;
+    play_alternately(&black, &white, &id, 0, &[(7, 7), (7, 8)]).await;
+    for kind in ["takeback", "draw"] {
+        black
+            .act_on_offer(&id, kind, "offer")
+            .await
+            .ok(200, "offer");
+        let withdrawn = black
+            .act_on_offer(&id, kind, "withdraw")
+            .await
+            .ok(200, "withdraw");
+        white.act_on_offer(&id, kind, "accept").await.assert_error(
+            409,
+            "NO_OFFER",
+            "the late accept",
+        );
+        let now = white.game(&id).await;
+        assert_eq!(now["offers"][kind], Value::Null, "no offer by the accepter");
+        assert_eq!(now["version"], withdrawn["version"], "nothing written");
+        assert_eq!(now["moveCount"], 2);
+    }
+}
+
+/// An offer nobody answers lapses after `--offer-ttl-ms`: both players' sockets get a state
+/// without it (the timer clears it), GET shows none, and a late accept is 409 NO_OFFER.
+#[tokio::test]
+async fn offers_lapse_unanswered() {
+    let server = gomoku_server!()
+        .args(NO_RATE_LIMIT)
+        .args(["--offer-ttl-ms", "300"])
+        .start();
+    let (black, white, _) = three(&server).await;
+    let (id, _) = start(&black, &white, json!({})).await;
+    black.play_at(&id, 7, 7, 0).await;
+    let mut white_live = Live::connect(&white, &id).await.unwrap();
+    white_live.state().await;
+    let offered = black.draw(&id, "offer").await.ok(200, "offer");
+    let left = offered["offers"]["draw"]["expiresInMs"].as_i64().unwrap();
+    assert!((1..=300).contains(&left), "stands 300 ms: {left}");
+    white_live
+        .state_at(offered["version"].as_i64().unwrap())
+        .await;
+    let lapsed = white_live
+        .state_where(|g| g["offers"]["draw"].is_null())
+        .await;
+    assert!(
+        lapsed["version"].as_i64() > offered["version"].as_i64(),
+        "the lapse is a change of its own, pushed"
+    );
+    assert_eq!(white.game(&id).await["offers"]["draw"], Value::Null);
+    white
+        .draw(&id, "accept")
+        .await
+        .assert_error(409, "NO_OFFER", "accepting a lapsed offer");
+    assert_eq!(white.game(&id).await["status"], "playing");
 }
 
 /// Draws: offered, withdrawn, declined, cleared by a move, and accepted — then the game is a
@@ -518,18 +643,23 @@ async fn draw_offers() {
     black_live.state().await;
     black.play_at(&id, 7, 7, 0).await;
 
-    let offered = white.draw(&id, true).await.ok(200, "offer");
-    assert_eq!(offered["offers"]["draw"], 2);
+    let offered = white.draw(&id, "offer").await.ok(200, "offer");
+    assert_eq!(offered["offers"]["draw"]["by"], 2);
+    black.draw(&id, "offer").await.assert_error(
+        409,
+        "OFFER_PENDING",
+        "an offer over the opponent's",
+    );
     assert_eq!(
-        white.draw(&id, false).await.ok(200, "withdraw")["offers"]["draw"],
+        white.draw(&id, "withdraw").await.ok(200, "withdraw")["offers"]["draw"],
         Value::Null
     );
-    white.draw(&id, true).await.ok(200, "offer again");
+    white.draw(&id, "offer").await.ok(200, "offer again");
     assert_eq!(
-        black.draw(&id, false).await.ok(200, "decline")["offers"]["draw"],
+        black.draw(&id, "decline").await.ok(200, "decline")["offers"]["draw"],
         Value::Null
     );
-    white.draw(&id, true).await.ok(200, "offer once more");
+    white.draw(&id, "offer").await.ok(200, "offer once more");
     let moved = white.play_at(&id, 8, 8, 1).await;
     assert_eq!(
         moved["offers"]["draw"],
@@ -537,8 +667,8 @@ async fn draw_offers() {
         "a move clears the offer"
     );
 
-    black.draw(&id, true).await.ok(200, "black offers");
-    let drawn = white.draw(&id, true).await.ok(200, "white accepts");
+    black.draw(&id, "offer").await.ok(200, "black offers");
+    let drawn = white.draw(&id, "accept").await.ok(200, "white accepts");
     assert_eq!(
         (
             drawn["status"].as_str(),
@@ -554,9 +684,248 @@ async fn draw_offers() {
     late.assert_error(409, "GAME_OVER", "a move after the draw");
     assert_eq!(late.body["error"]["game"]["endReason"], "agreement");
     white
-        .draw(&id, true)
+        .draw(&id, "offer")
         .await
         .assert_error(409, "GAME_OVER", "an offer after the draw");
+}
+
+/// A finished game between `black` and `white` (black resigned after one move each), with both
+/// players' sockets open and at the final state; its id and that state.
+async fn finished(black: &Player, white: &Player, settings: Value) -> (String, Value, Live, Live) {
+    let (id, _) = start(black, white, settings).await;
+    play_alternately(black, white, &id, 0, &[(4, 4), (4, 5)]).await;
+    let mut black_live = Live::connect(black, &id).await.unwrap();
+    let mut white_live = Live::connect(white, &id).await.unwrap();
+    let ended = black.resign(&id).await.ok(200, "black resigns");
+    for live in [&mut black_live, &mut white_live] {
+        live.state_at(ended["version"].as_i64().unwrap()).await;
+    }
+    (id, ended, black_live, white_live)
+}
+
+/// The rematch (issue 24): refused while the game is played; once it is over, white offers it
+/// (pushed to black's socket, standing ten minutes), may withdraw it and black decline it, with
+/// NO_OFFER and OFFER_PENDING as for the other offers; accepted, both sockets get the finished
+/// game naming the new one, which has the same rule, size and time control, the colours
+/// swapped, both players seated and in play, no clock running; offering or accepting again
+/// answers the same, and nothing more is made.
+#[tokio::test]
+async fn rematch_offered_and_accepted() {
+    let server = server();
+    let (black, white, watcher) = three(&server).await;
+    let settings = json!({"rule": "renju", "boardSize": 13,
+        "timeControl": {"initialMs": 300000, "incrementMs": 2000}});
+    let (playing, _) = start(&black, &white, settings.clone()).await;
+    white.rematch(&playing, "offer").await.assert_error(
+        409,
+        "GAME_NOT_OVER",
+        "a rematch of a game in play",
+    );
+    let local = black.create_id(json!({})).await;
+    black.rematch(&local, "offer").await.assert_error(
+        409,
+        "ONLINE_ONLY",
+        "a rematch of a local game",
+    );
+    black.resign(&playing).await.ok(200, "resign");
+    black
+        .delete(&format!("/api/v1/games/{local}"))
+        .await
+        .ok(204, "delete");
+
+    let (id, ended, mut black_live, mut white_live) = finished(&black, &white, settings).await;
+    assert_eq!(ended["rematchGameId"], Value::Null);
+    watcher.rematch(&id, "offer").await.assert_error(
+        403,
+        "NOT_A_PLAYER",
+        "a spectator's rematch offer",
+    );
+    black.rematch(&id, "accept").await.assert_error(
+        409,
+        "NO_OFFER",
+        "accepting with nothing offered",
+    );
+
+    let offered = white.rematch(&id, "offer").await.ok(200, "white offers");
+    assert_eq!(offered["offers"]["rematch"]["by"], 2);
+    let left = offered["offers"]["rematch"]["expiresInMs"]
+        .as_i64()
+        .unwrap();
+    assert!(
+        (590_000..=600_000).contains(&left),
+        "stands ten minutes: {left}"
+    );
+    let seen = black_live
+        .state_where(|g| g["offers"]["rematch"]["by"] == 2)
+        .await;
+    assert_eq!(seen["version"], offered["version"], "the offer is pushed");
+    assert_eq!(seen["status"], "white_won", "on the finished game");
+    black.rematch(&id, "offer").await.assert_error(
+        409,
+        "OFFER_PENDING",
+        "an offer over the opponent's",
+    );
+    white
+        .rematch(&id, "accept")
+        .await
+        .assert_error(409, "NO_OFFER", "accepting one's own offer");
+    let withdrawn = white.rematch(&id, "withdraw").await.ok(200, "withdraw");
+    assert_eq!(withdrawn["offers"]["rematch"], Value::Null);
+    white.rematch(&id, "offer").await.ok(200, "offer again");
+    let declined = black.rematch(&id, "decline").await.ok(200, "decline");
+    assert_eq!(declined["offers"]["rematch"], Value::Null);
+    white.rematch(&id, "offer").await.ok(200, "offer once more");
+
+    let accepted = black.rematch(&id, "accept").await.ok(200, "black accepts");
+    let new_id = accepted["rematchGameId"]
+        .as_str()
+        .expect("rematchGameId")
+        .to_string();
+    assert_ne!(new_id, id);
+    assert_eq!(accepted["offers"]["rematch"], Value::Null);
+    assert_eq!(
+        accepted["status"], "white_won",
+        "the finished game stays finished"
+    );
+    let version = accepted["version"].as_i64().unwrap();
+    for (live, you) in [(&mut black_live, 1), (&mut white_live, 2)] {
+        let pushed = live.state_where(|g| g["rematchGameId"] == new_id).await;
+        assert_eq!(
+            (pushed["version"].as_i64(), &pushed["you"]),
+            (Some(version), &json!(you))
+        );
+    }
+
+    let new = white.game(&new_id).await;
+    assert_state_consistent(&new);
+    assert_eq!(
+        (
+            new["mode"].as_str(),
+            new["status"].as_str(),
+            new["rule"].as_str(),
+            new["boardSize"].as_i64(),
+            new["moveCount"].as_i64(),
+            new["you"].as_i64()
+        ),
+        (
+            Some("online"),
+            Some("playing"),
+            Some("renju"),
+            Some(13),
+            Some(0),
+            Some(1)
+        )
+    );
+    assert_eq!(
+        new["timeControl"],
+        json!({"initialMs": 300000, "incrementMs": 2000})
+    );
+    assert_eq!(
+        new["clock"]["running"],
+        Value::Null,
+        "no clock before black's first move"
+    );
+    assert_eq!(
+        (
+            &new["players"]["black"]["playerId"],
+            &new["players"]["white"]["playerId"]
+        ),
+        (
+            &ended["players"]["white"]["playerId"],
+            &ended["players"]["black"]["playerId"]
+        ),
+        "the colours are swapped"
+    );
+    assert_eq!(new["rematchGameId"], Value::Null);
+    assert_eq!(black.game(&new_id).await["you"], 2);
+    white.play_at(&new_id, 6, 6, 0).await;
+    black.play_at(&new_id, 6, 7, 1).await;
+
+    for (reply, what) in [
+        (
+            white.rematch(&id, "offer").await,
+            "an offer once the rematch exists",
+        ),
+        (black.rematch(&id, "accept").await, "a retried accept"),
+    ] {
+        let again = reply.ok(200, what);
+        assert_eq!(
+            (again["version"].as_i64(), again["rematchGameId"].as_str()),
+            (Some(version), Some(new_id.as_str())),
+            "{what}"
+        );
+    }
+    black.rematch(&id, "decline").await.assert_error(
+        409,
+        "NO_OFFER",
+        "declining once the rematch exists",
+    );
+    for player in [&black, &white] {
+        let playing = player.list_all(Some("playing"), 20).await;
+        let ids: Vec<&str> = playing.iter().filter_map(|g| g["id"].as_str()).collect();
+        assert_eq!(ids, [new_id.as_str()], "one new game, and only one");
+    }
+}
+
+/// Accepts racing for one rematch offer (a retried request, or a double tap) make one game:
+/// the version-guarded write decides, and every accept answers the finished game naming it.
+#[tokio::test]
+async fn racing_rematch_accepts_make_one_game() {
+    let server = server();
+    let (black, white, _) = three(&server).await;
+    let (id, _, _black_live, _white_live) = finished(&black, &white, json!({})).await;
+    white.rematch(&id, "offer").await.ok(200, "offer");
+    let accepts = (0..6)
+        .map(|_| (black.clone(), json!({"action": "accept"})))
+        .collect();
+    let answers = race_posts(&format!("/api/v1/games/{id}/rematch"), accepts).await;
+    let made: Vec<Value> = answers
+        .into_iter()
+        .map(|a| a.ok(200, "an accept")["rematchGameId"].clone())
+        .collect();
+    assert!(made[0].is_string(), "a rematch was made");
+    assert!(made.iter().all(|m| *m == made[0]), "one game: {made:?}");
+    for player in [&black, &white] {
+        assert_eq!(
+            player.list_all(Some("playing"), 20).await.len(),
+            1,
+            "one new game"
+        );
+    }
+}
+
+/// An accept while either player is at the cap on unfinished games is 409 TOO_MANY_GAMES:
+/// nothing is made, and the offer stands for when there is room.
+#[tokio::test]
+async fn a_rematch_respects_the_cap_on_unfinished_games() {
+    let server = gomoku_server!()
+        .args(NO_RATE_LIMIT)
+        .args(["--max-unfinished-games", "1"])
+        .start();
+    let (black, white, _) = three(&server).await;
+    let (id, _, _black_live, _white_live) = finished(&black, &white, json!({})).await;
+    white.rematch(&id, "offer").await.ok(200, "offer");
+    let waiting = id_of(&white.create_online(json!({})).await);
+    let mut stored = Stored::open(server.database()).await;
+    let before = stored.dump().await;
+    refused(
+        &mut stored,
+        black.rematch(&id, "accept").await,
+        409,
+        "TOO_MANY_GAMES",
+        "an accept while the offerer is at the cap",
+        &before,
+    )
+    .await;
+    white
+        .delete(&format!("/api/v1/games/{waiting}"))
+        .await
+        .ok(204, "cancel");
+    let accepted = black
+        .rematch(&id, "accept")
+        .await
+        .ok(200, "accept with room");
+    assert!(accepted["rematchGameId"].is_string());
 }
 
 /// The player who is not to move may resign: their colour loses, the other player sees it
@@ -929,7 +1298,10 @@ async fn every_mode_shows_seats_and_version() {
         ),
         (Value::Null, Value::Null, Value::Null)
     );
-    assert_eq!(local["offers"], json!({"takeback": null, "draw": null}));
+    assert_eq!(
+        local["offers"],
+        json!({"takeback": null, "draw": null, "rematch": null})
+    );
     let id = id_of(&local);
     let one = owner.play(&id, 7, 7).await;
     let two = owner.play(&id, 7, 8).await;
@@ -1002,19 +1374,25 @@ async fn online_writes_are_rate_limited() {
     // Black's creation was one write; two more fit the burst.
     black.play_at(&id, 7, 7, 0).await;
     white
-        .takeback(&id, false)
+        .draw(&id, "offer")
         .await
         .ok(200, "white's second write");
-    black.draw(&id, true).await.ok(200, "black's third write");
     black
-        .takeback(&id, true)
+        .draw(&id, "decline")
+        .await
+        .ok(200, "black's third write");
+    black
+        .takeback(&id, "offer")
         .await
         .assert_rate_limited("a takeback past the burst");
     black
         .resign(&id)
         .await
         .assert_rate_limited("a resignation past the burst");
-    white.draw(&id, false).await.ok(200, "white's third write");
+    white
+        .draw(&id, "offer")
+        .await
+        .ok(200, "white's third write");
     white
         .join(&id)
         .await

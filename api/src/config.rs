@@ -275,6 +275,28 @@ pub struct Config {
     )]
     pub live_idle_ms: u64,
 
+    /// How long a takeback or draw offer stands unanswered before it lapses (a move by either
+    /// player clears it before that).
+    #[arg(
+        long,
+        env = "GOMOKU_OFFER_TTL_MS",
+        default_value_t = 60_000,
+        value_parser = clap::value_parser!(u64).range(10..=86_400_000),
+        global = true
+    )]
+    pub offer_ttl_ms: u64,
+
+    /// How long a rematch offer stands unanswered before it lapses: long enough for a player
+    /// who left the finished game to come back and see it.
+    #[arg(
+        long,
+        env = "GOMOKU_REMATCH_TTL_MS",
+        default_value_t = 600_000,
+        value_parser = clap::value_parser!(u64).range(10..=86_400_000),
+        global = true
+    )]
+    pub rematch_ttl_ms: u64,
+
     /// Longest time a request may take before it is answered with a timeout.
     #[arg(
         long,
@@ -308,6 +330,16 @@ impl Config {
 
     pub fn live_idle(&self) -> Duration {
         Duration::from_millis(self.live_idle_ms)
+    }
+
+    /// How long a takeback or draw offer stands.
+    pub fn offer_ttl(&self) -> Duration {
+        Duration::from_millis(self.offer_ttl_ms)
+    }
+
+    /// How long a rematch offer stands.
+    pub fn rematch_ttl(&self) -> Duration {
+        Duration::from_millis(self.rematch_ttl_ms)
     }
 
     /// How long a session may go unused before it expires.
@@ -373,6 +405,8 @@ mod tests {
         assert_eq!(c.live_connections_per_token, 8);
         assert_eq!(c.live_ping(), Duration::from_secs(20));
         assert_eq!(c.live_idle(), Duration::from_secs(60));
+        assert_eq!(c.offer_ttl(), Duration::from_secs(60));
+        assert_eq!(c.rematch_ttl(), Duration::from_secs(600));
         assert_eq!((c.db_max_connections, c.db_min_connections), (8, 1));
         assert_eq!((c.hints_per_minute, c.hint_burst), (10, 5));
         assert_eq!((c.sessions_per_minute, c.session_burst), (30, 30));

@@ -79,7 +79,7 @@ pub enum ApiError {
     /// 409: an online game with two players belongs to both and cannot be deleted.
     #[error("this game belongs to both of its players and cannot be deleted")]
     SharedGame,
-    /// 409: joining, takebacks and draw offers are for online games.
+    /// 409: joining, takeback, draw and rematch offers are for online games.
     #[error("only online games have seats and offers; use undo and resign")]
     OnlineOnly,
     /// 409: no hints in a game against a person.
@@ -89,7 +89,7 @@ pub enum ApiError {
     #[error("another analysis of yours is still running; start this one when it is done")]
     AnalysisRunning,
     /// 409: an online game is analysed once it is over (an analysis must not help a player
-    /// against a person).
+    /// against a person), and rematched once it is over.
     #[error("an online game can be analysed once it is over")]
     GameNotOver,
     /// 409: the client's `ply` does not match the game.
@@ -102,6 +102,13 @@ pub enum ApiError {
     /// 409: no move to take back.
     #[error("there is no move to undo")]
     NothingToUndo,
+    /// 409: accept or decline with no standing offer of that kind from the opponent, or
+    /// withdraw with none of one's own (it was answered, withdrawn, cleared by a move, or lapsed).
+    #[error("there is no standing offer of this kind to act on")]
+    NoOffer,
+    /// 409: an offer while the opponent's offer of that kind stands: accept or decline it first.
+    #[error("the opponent's offer of this kind stands: accept or decline it first")]
+    OfferPending,
     /// 409: the player already has the maximum number of unfinished games.
     #[error("too many unfinished games (at most {0})")]
     TooManyGames(u32),
@@ -211,6 +218,8 @@ impl ApiError {
             | PlyMismatch { .. }
             | GameChanged
             | NothingToUndo
+            | NoOffer
+            | OfferPending
             | TooManyGames(_) => StatusCode::CONFLICT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -253,6 +262,8 @@ impl ApiError {
             PlyMismatch { .. } => "PLY_MISMATCH",
             GameChanged => "GAME_CHANGED",
             NothingToUndo => "NOTHING_TO_UNDO",
+            NoOffer => "NO_OFFER",
+            OfferPending => "OFFER_PENDING",
             TooManyGames(_) => "TOO_MANY_GAMES",
             PayloadTooLarge => "PAYLOAD_TOO_LARGE",
             UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",

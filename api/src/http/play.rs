@@ -72,10 +72,27 @@ pub(super) async fn commit(
     change: Change,
 ) -> Result<Option<Arc<StoredGame>>, ApiError> {
     let cap = state.config.max_unfinished_games;
-    match games::commit(&state.db, change, cap).await? {
+    landed(games::commit(&state.db, change, cap).await?, cap)
+}
+
+/// What a guarded write came to, for the caller: the stored game, None when another request got
+/// there first, 409 TOO_MANY_GAMES past the cap.
+pub(super) fn landed(written: Written, cap: u32) -> Result<Option<Arc<StoredGame>>, ApiError> {
+    match written {
         Written::Stored(stored) => Ok(Some(stored)),
         Written::Stale => Ok(None),
         Written::OverCap => Err(ApiError::TooManyGames(cap)),
+    }
+}
+
+/// The caller's colour at an online game: 403 NOT_A_PLAYER for a spectator, 409 ONLINE_ONLY
+/// for a game of another mode.
+pub(super) fn seat_of(stored: &StoredGame, player: &Player) -> Result<Stone, ApiError> {
+    match stored.role(&player.id) {
+        Some(Role::Seated(colour)) => Ok(colour),
+        Some(Role::Spectator) => Err(ApiError::NotAPlayer),
+        Some(Role::Owner) => Err(ApiError::OnlineOnly),
+        None => Err(ApiError::GameNotFound),
     }
 }
 
@@ -128,12 +145,7 @@ where
 {
     for _ in 0..ATTEMPTS {
         let stored = load(state, player, id).await?;
-        let me = match stored.role(&player.id) {
-            Some(Role::Seated(colour)) => colour,
-            Some(Role::Spectator) => return Err(ApiError::NotAPlayer),
-            Some(Role::Owner) => return Err(ApiError::OnlineOnly),
-            None => return Err(ApiError::GameNotFound),
-        };
+        let me = seat_of(&stored, player)?;
         if stored.row.status == GameStatus::Waiting {
             return Err(ApiError::WaitingForOpponent);
         }

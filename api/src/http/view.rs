@@ -16,7 +16,8 @@ use super::wire::{
 };
 use crate::online::hub::Presence;
 use crate::store::games::{
-    AiSetting, Clock, GameStatus, Mode, Offers, Seats, StoredGame, StoredMove, Summary, TimeControl,
+    AiSetting, Clock, GameStatus, Mode, Offer, Offers, Seats, StoredGame, StoredMove, Summary,
+    TimeControl,
 };
 use crate::store::timestamp;
 
@@ -161,20 +162,43 @@ impl PlayersView {
     }
 }
 
-/// Pending offers of an online game: the colour offering, or null.
+/// A pending offer: who made it, and how long it stands unanswered.
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-pub struct OffersView {
+#[serde(rename_all = "camelCase")]
+pub struct OfferView {
+    /// The colour offering: 1 black, 2 white.
     #[schema(minimum = 1, maximum = 2)]
-    pub takeback: Option<u8>,
-    #[schema(minimum = 1, maximum = 2)]
-    pub draw: Option<u8>,
+    pub by: u8,
+    /// Milliseconds left, when this state was rendered, before the offer lapses (relative, so
+    /// the client's clock need not agree with the server's).
+    #[schema(minimum = 1)]
+    pub expires_in_ms: i64,
 }
 
-impl From<Offers> for OffersView {
-    fn from(offers: Offers) -> Self {
+/// Offers of an online game standing when the state was rendered, each null when there is
+/// none: a takeback or a draw while the game is played, a rematch once it is over.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct OffersView {
+    pub takeback: Option<OfferView>,
+    pub draw: Option<OfferView>,
+    pub rematch: Option<OfferView>,
+}
+
+impl OffersView {
+    /// The offers standing at `now` (a lapsed one shows as none).
+    fn new(offers: Offers, now: OffsetDateTime) -> OffersView {
+        let view = |offer: Option<Offer>| {
+            offer.filter(|o| o.stands(now)).map(|o| OfferView {
+                by: o.by.as_u8(),
+                expires_in_ms: i64::try_from((o.expires - now).whole_milliseconds())
+                    .unwrap_or(i64::MAX)
+                    .max(1),
+            })
+        };
         OffersView {
-            takeback: offers.takeback.map(Stone::as_u8),
-            draw: offers.draw.map(Stone::as_u8),
+            takeback: view(offers.takeback),
+            draw: view(offers.draw),
+            rematch: view(offers.rematch),
         }
     }
 }
@@ -252,7 +276,7 @@ impl Table<'_> {
         TableView {
             players: PlayersView::new(self.seats, presence),
             you: self.seats.you(self.mode, viewer).map(Stone::as_u8),
-            offers: self.offers.into(),
+            offers: OffersView::new(self.offers, now),
             clock: self.clock.map(|c| ClockView::new(c, self.to_move, now)),
             time_control: self.time_control.map(TimeControlView::from),
         }
@@ -287,8 +311,10 @@ pub struct GameSummary {
     /// spectator and in a local game (its owner plays both).
     #[schema(minimum = 1, maximum = 2)]
     pub you: Option<u8>,
-    /// Pending takeback and draw offers (online games).
+    /// Offers standing in an online game (takeback, draw, rematch).
     pub offers: OffersView,
+    /// The game an accepted rematch of this one created; null before (and in other modes).
+    pub rematch_game_id: Option<String>,
     /// The clocks of a timed online game; null when untimed.
     pub clock: Option<ClockView>,
     /// The time control of a timed online game; null when untimed.
@@ -352,6 +378,7 @@ impl GameState {
                 players: table.players,
                 you: table.you,
                 offers: table.offers,
+                rematch_game_id: row.rematch_game_id.clone(),
                 clock: table.clock,
                 time_control: table.time_control,
                 version: row.version,
@@ -402,6 +429,7 @@ impl GameSummary {
             players: table.players,
             you: table.you,
             offers: table.offers,
+            rematch_game_id: s.row.rematch_game_id,
             clock: table.clock,
             time_control: table.time_control,
             version: s.row.version,

@@ -659,6 +659,7 @@ mod tests {
                 time_control: None,
                 clock: None,
                 offers: Offers::default(),
+                rematch_game_id: None,
             },
             seats: Seats {
                 black: Some(seat(black)),

@@ -1,7 +1,8 @@
 //! Online play's machinery below the HTTP layer: the Fischer clock's arithmetic ([`clock`],
-//! pure), the live hub that carries committed changes and presence to WebSocket connections
-//! ([`hub`]), and the timers that end a game when its flag falls with no request to notice it
-//! ([`timers`]).
+//! pure), what the actions on takeback, draw and rematch offers decide ([`offers`], pure), the
+//! live hub that carries committed changes and presence to WebSocket connections ([`hub`]), and
+//! the timers that end a game when its flag falls, and clear an offer when it lapses, with no
+//! request to notice it ([`timers`]).
 //!
 //! The hub and the timers are what only one process can know: which sockets are open here, and
 //! which timers run here. Both are fed by the store's [`Watch`](crate::store::Watch) hooks, in
@@ -12,4 +13,5 @@
 
 pub mod clock;
 pub mod hub;
+pub mod offers;
 pub mod timers;

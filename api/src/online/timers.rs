@@ -1,13 +1,16 @@
 //! Flag timers: a game whose clock runs has a timer here that ends it on time at its deadline,
 //! even if no request comes — and the live hub pushes the timed-out state like any other change.
+//! The same timer clears a pending offer when it lapses unanswered ([`offers::lapse`]), so the
+//! players' sockets hear that it is gone: a game's timer is due at the earlier of its flag fall
+//! and its first offer's expiry ([`GameRow::due`](crate::store::games::GameRow::due)).
 //!
 //! Timers are armed by the store's commit hooks: every committed change of a game with a running
-//! clock arms a timer for that version and deadline (replacing the one before), and a change
-//! that stops the clock disarms it. When a timer fires it reloads the game and writes the flag
-//! fall guarded by the version it was armed for: if the game changed meanwhile, the write
-//! changes nothing (the change armed a newer timer). At start, [`Timers::rearm_all`] arms every
-//! running clock from the database; a deadline that passed while the server was down fires at
-//! once, and the game ends at that deadline.
+//! clock or a pending offer arms a timer for that version and instant (replacing the one
+//! before), and a change that leaves neither disarms it. When a timer fires it reloads the game
+//! and writes the flag fall, or else the lapse of the expired offers, guarded by the version it
+//! was armed for: if the game changed meanwhile, the write changes nothing (the change armed a
+//! newer timer). At start, [`Timers::rearm_all`] arms every game's timer from the database; an
+//! instant that passed while the server was down fires at once, and a game ends at its deadline.
 //!
 //! Only one process can know which timers run: they are this process's tasks. With several
 //! instances on PostgreSQL, every instance arms a timer for every running clock: from its own
@@ -25,6 +28,7 @@ use time::OffsetDateTime;
 use tokio::task::AbortHandle;
 
 use super::clock::flag_fall;
+use super::offers;
 use crate::store::games::{self, StoredGame, Written};
 use crate::store::{now_exact, Db, GameNews, StoreError, Watch};
 
@@ -104,13 +108,14 @@ impl Timers {
         );
     }
 
-    /// Arms a timer for every running clock in the database (at start); how many.
+    /// Arms a timer for every running clock and pending offer in the database (at start); how
+    /// many games.
     pub async fn rearm_all(&self) -> Result<usize, StoreError> {
-        let running = games::running_clocks(&self.db).await?;
-        for clock in &running {
-            self.arm(&clock.id, clock.version, Some(clock.deadline));
+        let due = games::due_games(&self.db).await?;
+        for game in &due {
+            self.arm(&game.id, game.version, Some(game.due));
         }
-        Ok(running.len())
+        Ok(due.len())
     }
 
     /// Timers armed now.
@@ -121,11 +126,10 @@ impl Timers {
 
 impl Watch for Timers {
     fn changed(&self, game: &Arc<StoredGame>) {
-        let deadline = game.row.clock.and_then(|c| c.deadline);
         self.heard(&GameNews {
             id: game.row.id.clone(),
             version: game.row.version,
-            deadline,
+            deadline: game.row.due(),
         });
     }
 
@@ -164,8 +168,8 @@ async fn wait_until(deadline: OffsetDateTime) {
     }
 }
 
-/// Ends game `id` on time if it is still at `version` and its flag has fallen (retrying while
-/// the database is busy).
+/// Ends game `id` on time if it is still at `version` and its flag has fallen, or else clears its
+/// lapsed offers (retrying while the database is busy).
 async fn fire(db: &Db, id: &str, version: i64) {
     for _ in 0..ATTEMPTS {
         match try_fire(db, id, version).await {
@@ -186,12 +190,17 @@ async fn try_fire(db: &Db, id: &str, version: i64) -> Result<(), StoreError> {
     if stored.row.version != version {
         return Ok(());
     }
-    let Some(change) = flag_fall(&stored, now_exact()) else {
-        return Ok(());
+    let now = now_exact();
+    let (change, what) = match flag_fall(&stored, now) {
+        Some(change) => (change, "flag fell"),
+        None => match offers::lapse(&stored, now) {
+            Some(change) => (change, "offer lapsed"),
+            None => return Ok(()),
+        },
     };
-    // A flag fall never reopens a game or seats anyone: the cap has nothing to count.
+    // A flag fall or a lapse never reopens a game or seats anyone: the cap has nothing to count.
     match games::commit(db, change, u32::MAX).await? {
-        Written::Stored(_) => tracing::info!(game = %id, "flag fell"),
+        Written::Stored(_) => tracing::info!(game = %id, "{what}"),
         Written::Stale | Written::OverCap => {}
     }
     Ok(())

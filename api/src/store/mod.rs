@@ -100,7 +100,8 @@ impl StoreError {
 }
 
 /// Another server instance committed a change of a game (PostgreSQL only): its id, its version
-/// now, and when its running clock's flag falls.
+/// now, and when it next needs its timer (its running clock's flag falls, or a pending offer
+/// lapses: [`GameRow::due`](games::GameRow::due)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameNews {
     pub id: String,

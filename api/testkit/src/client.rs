@@ -540,16 +540,26 @@ impl Player {
         self.post_empty(&format!("/api/v1/games/{id}/join")).await
     }
 
-    /// `POST /games/{id}/takeback` with `{"accept": accept}`.
-    pub async fn takeback(&self, id: &str, accept: bool) -> Reply {
-        let path = format!("/api/v1/games/{id}/takeback");
-        self.post(&path, &json!({ "accept": accept })).await
+    /// `POST /games/{id}/{kind}` (`takeback`, `draw` or `rematch`) with `{"action": action}`
+    /// (`offer`, `accept`, `decline` or `withdraw`).
+    pub async fn act_on_offer(&self, id: &str, kind: &str, action: &str) -> Reply {
+        let path = format!("/api/v1/games/{id}/{kind}");
+        self.post(&path, &json!({ "action": action })).await
     }
 
-    /// `POST /games/{id}/draw` with `{"accept": accept}`.
-    pub async fn draw(&self, id: &str, accept: bool) -> Reply {
-        let path = format!("/api/v1/games/{id}/draw");
-        self.post(&path, &json!({ "accept": accept })).await
+    /// `POST /games/{id}/takeback` with `{"action": action}`.
+    pub async fn takeback(&self, id: &str, action: &str) -> Reply {
+        self.act_on_offer(id, "takeback", action).await
+    }
+
+    /// `POST /games/{id}/draw` with `{"action": action}`.
+    pub async fn draw(&self, id: &str, action: &str) -> Reply {
+        self.act_on_offer(id, "draw", action).await
+    }
+
+    /// `POST /games/{id}/rematch` with `{"action": action}`.
+    pub async fn rematch(&self, id: &str, action: &str) -> Reply {
+        self.act_on_offer(id, "rematch", action).await
     }
 
     /// `GET /me`, asserting 200: `{playerId, name}`.
@@ -586,14 +596,20 @@ pub async fn race(player: &Player, id: &str, bodies: Vec<Value>) -> Vec<Reply> {
 
 /// Like [`race`], each body sent by its own player (two phones racing for one ply).
 pub async fn race_players(id: &str, moves: Vec<(Player, Value)>) -> Vec<Reply> {
-    let barrier = Arc::new(tokio::sync::Barrier::new(moves.len()));
-    let tasks: Vec<_> = moves
+    race_posts(&format!("/api/v1/games/{id}/moves"), moves).await
+}
+
+/// Fires POSTs of `bodies` at `path`, each by its own player, all at once (a barrier releases
+/// them together); the answers in request order.
+pub async fn race_posts(path: &str, bodies: Vec<(Player, Value)>) -> Vec<Reply> {
+    let barrier = Arc::new(tokio::sync::Barrier::new(bodies.len()));
+    let tasks: Vec<_> = bodies
         .into_iter()
         .map(|(player, body)| {
-            let (id, barrier) = (id.to_string(), barrier.clone());
+            let (path, barrier) = (path.to_string(), barrier.clone());
             tokio::spawn(async move {
                 barrier.wait().await;
-                player.move_body(&id, body).await
+                player.post(&path, &body).await
             })
         })
         .collect();
@@ -665,8 +681,9 @@ pub fn game_endpoints(id: &str) -> Vec<Endpoint> {
         at(Method::POST, "/analysis", None),
         at(Method::GET, "/analysis", None),
         at(Method::POST, "/join", None),
-        at(Method::POST, "/takeback", Some(json!({"accept": true}))),
-        at(Method::POST, "/draw", Some(json!({"accept": true}))),
+        at(Method::POST, "/takeback", Some(json!({"action": "offer"}))),
+        at(Method::POST, "/draw", Some(json!({"action": "offer"}))),
+        at(Method::POST, "/rematch", Some(json!({"action": "offer"}))),
         // Without the upgrade headers: refused before the upgrade like any other request.
         at(Method::GET, "/live", None),
         at(Method::DELETE, "", None),

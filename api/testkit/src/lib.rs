@@ -30,8 +30,8 @@ pub mod stored;
 use std::time::Duration;
 
 pub use client::{
-    assert_all_unauthorized, code, game_endpoints, one_landed, race, race_players, Api, Endpoint,
-    Player, Reply, Stats,
+    assert_all_unauthorized, code, game_endpoints, one_landed, race, race_players, race_posts, Api,
+    Endpoint, Player, Reply, Stats,
 };
 pub use live::Live;
 pub use server::{Database, Server, ServerBinary, ServerBuilder, NO_RATE_LIMIT};

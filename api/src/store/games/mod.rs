@@ -29,14 +29,14 @@ pub(super) mod rows;
 
 use std::sync::Arc;
 
-use gomoku_rules::{Game, Stone};
+use gomoku_rules::{Game, Status, Stone};
 use time::OffsetDateTime;
 
 use super::{now, Db, StoreError};
 pub use model::{
-    AiSetting, Change, Clock, GameRow, GameStatus, Mode, NewGame, Offers, OnlineSetup, Role, Seat,
-    Seats, StatusFilter, StoredGame, StoredMove, Summary, TimeControl, UnknownMode, UnknownStatus,
-    Written,
+    AiSetting, Change, Clock, GameRow, GameStatus, Mode, NewGame, Offer, OfferKind, Offers,
+    OnlineSetup, Role, Seat, Seats, StatusFilter, StoredGame, StoredMove, Summary, TimeControl,
+    UnknownMode, UnknownStatus, Written,
 };
 use rows::add_seat;
 
@@ -69,6 +69,35 @@ pub async fn commit(db: &Db, change: Change, cap: u32) -> Result<Written, StoreE
         Db::Sqlite(s) => s.commit(update, cap).await,
         Db::Postgres(p) => p.commit(update, cap).await,
     };
+    settle(db, &id, written)
+}
+
+/// Commits the acceptance of a rematch of a finished online game, at once or not at all: the
+/// change of the finished game (its rematch offer answered) lands if the game is still at the
+/// version it was loaded at, and with it a new online game with the same rule, board size and
+/// time control, the colours swapped, both players seated and in play, made by `offerer`'s
+/// player; the finished game then names it (`rematch_game_id`). [`Written::OverCap`] when
+/// either player already has `cap` unfinished games. The answer is the finished game as it now
+/// is; the new game reaches the position cache and the watchers as any new game does.
+pub async fn rematch(
+    db: &Db,
+    mut change: Change,
+    offerer: Stone,
+    cap: u32,
+) -> Result<Written, StoreError> {
+    let fresh = Fresh::rematch(&change, offerer)?;
+    change.rematch_game_id = Some(fresh.row.id.clone());
+    let update = Arc::new(Update::new(change)?);
+    let (id, fresh) = (update.next.row.id.clone(), Arc::new(fresh));
+    let written = match db {
+        Db::Sqlite(s) => s.rematch(update, fresh, cap).await,
+        Db::Postgres(p) => p.rematch(update, fresh, cap).await,
+    };
+    settle(db, &id, written)
+}
+
+/// What a guarded write of game `id` came to.
+fn settle(db: &Db, id: &str, written: Result<Written, StoreError>) -> Result<Written, StoreError> {
     let written = match written {
         // The version guard decides races between requests; the primary keys (a move's ply, a
         // seat's colour) still decide between writers that both passed it, such as another
@@ -80,7 +109,7 @@ pub async fn commit(db: &Db, change: Change, cap: u32) -> Result<Written, StoreE
         // Usually another request won, and the cache will hear of its result (or, on
         // PostgreSQL, check the version); but if something else wrote the database, the cached
         // state is stale: read it afresh next time.
-        db.positions().forget(&id);
+        db.positions().forget(id);
     }
     Ok(written)
 }
@@ -115,19 +144,20 @@ pub async fn list(
     }
 }
 
-/// A game whose clock runs: its id, its version and when its flag falls.
+/// A game that needs its timer: its id, its version and when the timer is due (its flag falls,
+/// or a pending offer lapses, whichever comes first).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunningClock {
+pub struct DueGame {
     pub id: String,
     pub version: i64,
-    pub deadline: OffsetDateTime,
+    pub due: OffsetDateTime,
 }
 
-/// Every game whose clock runs (to re-arm their timers at start).
-pub async fn running_clocks(db: &Db) -> Result<Vec<RunningClock>, StoreError> {
+/// Every game with a running clock or a pending offer (to arm their timers at start).
+pub async fn due_games(db: &Db) -> Result<Vec<DueGame>, StoreError> {
     match db {
-        Db::Sqlite(s) => s.running_clocks().await,
-        Db::Postgres(p) => p.running_clocks().await,
+        Db::Sqlite(s) => s.due_games().await,
+        Db::Postgres(p) => p.due_games().await,
     }
 }
 
@@ -150,6 +180,8 @@ pub(super) struct Fresh {
     pub(super) colour: Option<Stone>,
     pub(super) moves: Vec<StoredMove>,
     pub(super) game: Game,
+    /// A second player seated from the start (a rematch): their id and colour.
+    pub(super) second: Option<(String, Stone)>,
 }
 
 impl Fresh {
@@ -188,13 +220,46 @@ impl Fresh {
             time_control,
             clock,
             offers: Offers::default(),
+            rematch_game_id: None,
         };
         Fresh {
             row,
             colour,
             moves: new.moves,
             game: new.game,
+            second: None,
         }
+    }
+
+    /// The rematch of the finished online game of `change`, made by `offerer`'s player: the same
+    /// rule, board size and time control, each player at the other colour, in play at once (no
+    /// clock runs before black's first move).
+    fn rematch(change: &Change, offerer: Stone) -> Result<Fresh, StoreError> {
+        let corrupt = |what: &str| StoreError::Corrupt(change.row.id.clone(), what.into());
+        let player = |colour| {
+            change
+                .seats
+                .get(colour)
+                .map(|seat| seat.player_id.clone())
+                .ok_or_else(|| corrupt("a rematch of a game with a free seat"))
+        };
+        let (maker, other) = (player(offerer)?, player(offerer.opponent())?);
+        let game = Game::new(change.row.board_size, change.row.rule)
+            .map_err(|e| corrupt(&format!("a rematch's board: {e:?}")))?;
+        let mut fresh = Fresh::new(NewGame {
+            player_id: maker,
+            mode: Mode::Online,
+            ai: None,
+            moves: vec![],
+            game,
+            online: Some(OnlineSetup {
+                seat: offerer.opponent(),
+                time_control: change.row.time_control,
+            }),
+        });
+        fresh.row.status = GameStatus::Rules(Status::Playing);
+        fresh.second = Some((other, offerer));
+        Ok(fresh)
     }
 
     /// Whether the new game counts against its creator's cap on unfinished games.
@@ -210,6 +275,11 @@ impl Fresh {
             name,
         };
         add_seat(&mut seats, self.colour, seat);
+        self.seated(seats)
+    }
+
+    /// The game as stored, with its seats as read back.
+    pub(super) fn seated(&self, seats: Seats) -> Arc<StoredGame> {
         Arc::new(StoredGame {
             row: self.row.clone(),
             seats,
@@ -250,6 +320,7 @@ impl Update {
             waiting,
             clock,
             offers,
+            rematch_game_id,
             seats,
             seat,
         } = change;
@@ -283,6 +354,7 @@ impl Update {
             finished_at,
             clock,
             offers,
+            rematch_game_id,
             ..row
         };
         Ok(Update {

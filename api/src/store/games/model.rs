@@ -102,11 +102,75 @@ pub struct Clock {
     pub deadline: Option<OffsetDateTime>,
 }
 
-/// Pending offers of an online game: the colour that offers a takeback, a draw.
+/// A pending offer: who made it, and when it lapses unanswered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Offer {
+    pub by: Stone,
+    pub expires: OffsetDateTime,
+}
+
+impl Offer {
+    /// Whether the offer still stands at `now`.
+    pub fn stands(&self, now: OffsetDateTime) -> bool {
+        now < self.expires
+    }
+}
+
+/// The kinds of offer a player makes to the other: a takeback or a draw while the game is in
+/// play, a rematch once it is over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OfferKind {
+    Takeback,
+    Draw,
+    Rematch,
+}
+
+impl OfferKind {
+    pub const ALL: [OfferKind; 3] = [OfferKind::Takeback, OfferKind::Draw, OfferKind::Rematch];
+}
+
+/// Pending offers of an online game, each as stored: one that has lapsed stays here until it is
+/// cleared, so what is pending at an instant is [`Offers::standing`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Offers {
-    pub takeback: Option<Stone>,
-    pub draw: Option<Stone>,
+    pub takeback: Option<Offer>,
+    pub draw: Option<Offer>,
+    pub rematch: Option<Offer>,
+}
+
+impl Offers {
+    pub fn get(&self, kind: OfferKind) -> Option<Offer> {
+        match kind {
+            OfferKind::Takeback => self.takeback,
+            OfferKind::Draw => self.draw,
+            OfferKind::Rematch => self.rematch,
+        }
+    }
+
+    pub fn set(&mut self, kind: OfferKind, offer: Option<Offer>) {
+        match kind {
+            OfferKind::Takeback => self.takeback = offer,
+            OfferKind::Draw => self.draw = offer,
+            OfferKind::Rematch => self.rematch = offer,
+        }
+    }
+
+    /// The offers that still stand at `now`: a lapsed one reads as none.
+    pub fn standing(mut self, now: OffsetDateTime) -> Offers {
+        for kind in OfferKind::ALL {
+            let offer = self.get(kind).filter(|o| o.stands(now));
+            self.set(kind, offer);
+        }
+        self
+    }
+
+    /// When the first pending offer lapses.
+    pub fn next_expiry(&self) -> Option<OffsetDateTime> {
+        OfferKind::ALL
+            .into_iter()
+            .filter_map(|kind| self.get(kind).map(|o| o.expires))
+            .min()
+    }
 }
 
 /// A player at a game, by id and display name.
@@ -230,9 +294,18 @@ pub struct GameRow {
     /// Present exactly when the game has a time control.
     pub clock: Option<Clock>,
     pub offers: Offers,
+    /// The game an accepted rematch of this one created.
+    pub rematch_game_id: Option<String>,
 }
 
 impl GameRow {
+    /// When the game next needs its timer: the running clock's flag falls, or a pending offer
+    /// lapses (see [`timers`](crate::online::timers)).
+    pub fn due(&self) -> Option<OffsetDateTime> {
+        let flag = self.clock.and_then(|c| c.deadline);
+        flag.into_iter().chain(self.offers.next_expiry()).min()
+    }
+
     /// The ending off the board that the stored result records, if any.
     pub fn ending(&self) -> Option<Ending> {
         match (self.status, self.end_reason) {
@@ -290,6 +363,7 @@ impl StoredGame {
             waiting: self.row.status == GameStatus::Waiting,
             clock: self.row.clock,
             offers: self.row.offers,
+            rematch_game_id: self.row.rematch_game_id.clone(),
             seats: self.seats.clone(),
             seat: None,
         }
@@ -354,6 +428,8 @@ pub struct Change {
     pub waiting: bool,
     pub clock: Option<Clock>,
     pub offers: Offers,
+    /// The game an accepted rematch created (set by [`rematch`](super::rematch) alone).
+    pub rematch_game_id: Option<String>,
     /// Who sits at the game, as loaded.
     pub seats: Seats,
     /// A player taking a free seat: their id and colour (their name is read as the seat is

@@ -15,16 +15,25 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{Column, Row, TypeInfo};
 
 use super::model::{
-    AiSetting, Clock, GameRow, GameStatus, Mode, Offers, Seat, Seats, StoredGame, StoredMove,
-    Summary, TimeControl,
+    AiSetting, Clock, GameRow, GameStatus, Mode, Offer, Offers, Seat, Seats, StoredGame,
+    StoredMove, Summary, TimeControl,
 };
+use super::DueGame;
 use crate::store::{parse_timestamp, timestamp, StoreError};
+use time::OffsetDateTime;
 
 /// The columns of a game row, in the order [`game_row`] reads them by name.
 pub const GAME_COLUMNS: &str = "g.id, g.player_id, g.mode, g.rule, g.board_size, g.ai_level, \
      g.ai_player, g.status, g.end_reason, g.move_count, g.version, g.created_at, g.updated_at, \
      g.finished_at, g.initial_ms, g.increment_ms, g.black_ms, g.white_ms, g.deadline, \
-     g.takeback_offer, g.draw_offer";
+     g.takeback_offer, g.draw_offer, g.takeback_expires, g.draw_expires, g.rematch_offer, \
+     g.rematch_expires, g.rematch_game_id";
+
+/// The games whose timer is due some time (a running clock, a pending offer), with the
+/// instants [`due_game`] reads.
+pub const DUE_GAMES: &str = "select id, version, deadline, takeback_expires, draw_expires, \
+     rematch_expires from games where deadline is not null or takeback_expires is not null \
+     or draw_expires is not null or rematch_expires is not null";
 
 /// What a listing adds to the game row, from `games` and its last move (`m`).
 pub const SUMMARY_COLUMNS: &str = "g.win_line, g.to_move, m.row as last_row, \
@@ -136,6 +145,29 @@ pub fn stone_value(stone: Stone) -> i64 {
     i64::from(stone.as_u8())
 }
 
+/// An instant stored as RFC 3339 text.
+fn optional_time(
+    r: &impl Columns,
+    column: &str,
+    id: &str,
+) -> Result<Option<OffsetDateTime>, StoreError> {
+    match r.text(column)? {
+        Some(text) => Ok(Some(
+            parse_timestamp(&text).ok_or_else(|| corrupt(id, column))?,
+        )),
+        None => Ok(None),
+    }
+}
+
+/// A pending offer: its colour and its expiry, both or neither.
+fn offer(r: &impl Columns, by: &str, expires: &str, id: &str) -> Result<Option<Offer>, StoreError> {
+    match (optional_stone(r, by, id)?, optional_time(r, expires, id)?) {
+        (Some(by), Some(expires)) => Ok(Some(Offer { by, expires })),
+        (None, None) => Ok(None),
+        _ => Err(corrupt(id, by)),
+    }
+}
+
 fn optional_ms(r: &impl Columns, column: &str, id: &str) -> Result<Option<i64>, StoreError> {
     match r.int(column)? {
         Some(ms) if ms >= 0 => Ok(Some(ms)),
@@ -175,10 +207,7 @@ pub fn game_row(r: &impl Columns) -> Result<GameRow, StoreError> {
         (None, None) => None,
         _ => return Err(corrupt(&id, "time control")),
     };
-    let deadline = match r.text("deadline")? {
-        Some(text) => Some(parse_timestamp(&text).ok_or_else(|| corrupt(&id, "deadline"))?),
-        None => None,
-    };
+    let deadline = optional_time(r, "deadline", &id)?;
     let clock = match (
         optional_ms(r, "black_ms", &id)?,
         optional_ms(r, "white_ms", &id)?,
@@ -207,9 +236,11 @@ pub fn game_row(r: &impl Columns) -> Result<GameRow, StoreError> {
         time_control,
         clock,
         offers: Offers {
-            takeback: optional_stone(r, "takeback_offer", &id)?,
-            draw: optional_stone(r, "draw_offer", &id)?,
+            takeback: offer(r, "takeback_offer", "takeback_expires", &id)?,
+            draw: offer(r, "draw_offer", "draw_expires", &id)?,
+            rematch: offer(r, "rematch_offer", "rematch_expires", &id)?,
         },
+        rematch_game_id: r.text("rematch_game_id")?,
         id,
     })
 }
@@ -338,6 +369,35 @@ pub fn summary(r: &impl Columns) -> Result<Summary, StoreError> {
         last_move,
         row,
     })
+}
+
+/// A game of [`DUE_GAMES`]: when its timer is due, the earliest of its instants.
+pub fn due_game(r: &impl Columns) -> Result<DueGame, StoreError> {
+    let id = r.need_text("id")?;
+    let mut due: Option<OffsetDateTime> = None;
+    for column in [
+        "deadline",
+        "takeback_expires",
+        "draw_expires",
+        "rematch_expires",
+    ] {
+        if let Some(at) = optional_time(r, column, &id)? {
+            due = Some(due.map_or(at, |d| d.min(at)));
+        }
+    }
+    Ok(DueGame {
+        version: r.need_int("version")?,
+        due: due.ok_or_else(|| corrupt(&id, "due"))?,
+        id,
+    })
+}
+
+/// The stored form of an offer: its colour and its expiry.
+pub fn offer_columns(offer: Option<Offer>) -> (Option<i64>, Option<String>) {
+    (
+        offer.map(|o| stone_value(o.by)),
+        offer.map(|o| timestamp(o.expires)),
+    )
 }
 
 /// The stored form of a clock's deadline.

@@ -14,19 +14,17 @@
 use std::sync::Arc;
 
 use gomoku_rules::EndReason;
-use sqlx::postgres::PgRow;
-use sqlx::{PgConnection, Row};
+use sqlx::PgConnection;
 
 use super::Store;
 use crate::store::games::rows::{
-    self, deadline_text, stone_value, win_line_json, Columns, GAME_COLUMNS, MOVE_COLUMNS,
-    SEAT_COLUMNS, SUMMARY_COLUMNS,
+    self, deadline_text, offer_columns, stone_value, win_line_json, Columns, DUE_GAMES,
+    GAME_COLUMNS, MOVE_COLUMNS, SEAT_COLUMNS, SUMMARY_COLUMNS,
 };
 use crate::store::games::{
-    status_clause, Fresh, RunningClock, StatusFilter, StoredGame, StoredMove, Summary, Update,
-    Written,
+    status_clause, DueGame, Fresh, StatusFilter, StoredGame, StoredMove, Summary, Update, Written,
 };
-use crate::store::{parse_timestamp, StoreError};
+use crate::store::StoreError;
 
 /// How many times a load reads again when the game changed between its two queries.
 const LOAD_ATTEMPTS: usize = 5;
@@ -52,12 +50,20 @@ const INSERT_GAME: &str = "with g as (insert into games (id, player_id, mode, ru
     unnest($20::int[], $21::int[], $22::int[], $23::int[], $24::text[], $25::bigint[]) as u), \
     s as (insert into seats (game_id, player_id, colour) select g.id, $2, $26 from g) \
     select name from players where id = $2";
-/// The version-guarded update of a change ($1–$14); what else the change writes follows it as
+/// The version-guarded update of a change ($1–$19); what else the change writes follows it as
 /// `with` parts reading `up`, which holds a row only if the update landed.
 const UPDATE_GAME: &str = "with up as (update games set status = $1, end_reason = $2, \
     win_line = $3, to_move = $4, move_count = $5, version = version + 1, updated_at = $6, \
     finished_at = $7, black_ms = $8, white_ms = $9, deadline = $10, takeback_offer = $11, \
-    draw_offer = $12 where id = $13 and version = $14 returning id)";
+    draw_offer = $12, takeback_expires = $15, draw_expires = $16, rematch_offer = $17, \
+    rematch_expires = $18, rematch_game_id = $19 where id = $13 and version = $14 returning id)";
+/// The number of [`UPDATE_GAME`]'s parameters.
+const UPDATE_MARKS: usize = 19;
+/// Seats a player (the second player of a rematch).
+const INSERT_SEAT: &str = "insert into seats (game_id, player_id, colour) values ($1, $2, $3)";
+/// The seats of a game with their players' names.
+const SEATS_OF_GAME: &str = "select s.game_id, s.player_id, s.colour, p.name \
+    from seats s join players p on p.id = s.player_id where s.game_id = $1";
 
 impl Store {
     pub(in crate::store) async fn load(
@@ -115,46 +121,59 @@ impl Store {
         fresh: Arc<Fresh>,
         cap: u32,
     ) -> Result<Written, StoreError> {
-        let row = &fresh.row;
         let mut tx = self.pool.begin().await?;
-        if fresh.unfinished() && at_cap(&mut tx, &row.player_id, cap).await? {
+        if fresh.unfinished() && at_cap(&mut tx, &fresh.row.player_id, cap).await? {
             return Ok(Written::OverCap);
         }
-        let (outcome, time_control) = (fresh.game.outcome(), row.time_control);
-        let moves = MoveColumns::of(&fresh.moves, 0);
-        let name: String = sqlx::query_scalar(INSERT_GAME)
-            .bind(&row.id)
-            .bind(&row.player_id)
-            .bind(row.mode.as_str())
-            .bind(row.rule.as_str())
-            .bind(row.board_size as i64)
-            .bind(row.ai.map(|a| a.level.as_str()))
-            .bind(row.ai.map(|a| stone_value(a.player)))
-            .bind(row.status.as_str())
-            .bind(row.end_reason.map(EndReason::as_str))
-            .bind(win_line_json(outcome.win_line()))
-            .bind(fresh.game.to_move().map(stone_value))
-            .bind(row.move_count as i64)
-            .bind(&row.created_at)
-            .bind(&row.updated_at)
-            .bind(&row.finished_at)
-            .bind(time_control.map(|tc| tc.initial_ms))
-            .bind(time_control.map(|tc| tc.increment_ms))
-            .bind(row.clock.map(|c| c.black_ms))
-            .bind(row.clock.map(|c| c.white_ms))
-            .bind(moves.ply)
-            .bind(moves.row)
-            .bind(moves.col)
-            .bind(moves.player)
-            .bind(moves.played_at)
-            .bind(moves.clock_ms)
-            .bind(fresh.colour.map(stone_value))
-            .fetch_one(&mut *tx)
-            .await?;
+        let name = insert_fresh(&mut tx, &fresh).await?;
         tx.commit().await?;
         let stored = fresh.stored(name);
         self.committed(&stored);
         Ok(Written::Stored(stored))
+    }
+
+    pub(in crate::store) async fn rematch(
+        &self,
+        update: Arc<Update>,
+        fresh: Arc<Fresh>,
+        cap: u32,
+    ) -> Result<Written, StoreError> {
+        let second = fresh.second.as_ref();
+        // Locks in one order, as a capped commit does.
+        let mut players: Vec<&str> = std::iter::once(fresh.row.player_id.as_str())
+            .chain(second.map(|(p, _)| p.as_str()))
+            .collect();
+        players.sort_unstable();
+        let mut tx = self.pool.begin().await?;
+        for player in players {
+            if at_cap(&mut tx, player, cap).await? {
+                return Ok(Written::OverCap);
+            }
+        }
+        // Another accept of the same offer, on any instance, moved the version on: it made the
+        // game, and this transaction is dropped (rolled back) having written nothing.
+        if run_update(&mut tx, &update).await?.is_none() {
+            return Ok(Written::Stale);
+        }
+        insert_fresh(&mut tx, &fresh).await?;
+        if let Some((player, colour)) = second {
+            sqlx::query(INSERT_SEAT)
+                .bind(&fresh.row.id)
+                .bind(player)
+                .bind(stone_value(*colour))
+                .execute(&mut *tx)
+                .await?;
+        }
+        let seats = sqlx::query(SEATS_OF_GAME)
+            .bind(&fresh.row.id)
+            .fetch_all(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        let (new, old) = (fresh.seated(rows::seats(&seats)?), update.seated(None));
+        // The new game first: a client that hears of the finished game naming it finds it.
+        self.committed(&new);
+        self.committed(&old);
+        Ok(Written::Stored(old))
     }
 
     pub(in crate::store) async fn commit(
@@ -262,12 +281,9 @@ impl Store {
         Ok(summaries)
     }
 
-    pub(in crate::store) async fn running_clocks(&self) -> Result<Vec<RunningClock>, StoreError> {
-        let rows =
-            sqlx::query("select id, version, deadline from games where deadline is not null")
-                .fetch_all(&self.pool)
-                .await?;
-        rows.iter().map(running_clock).collect()
+    pub(in crate::store) async fn due_games(&self) -> Result<Vec<DueGame>, StoreError> {
+        let rows = sqlx::query(DUE_GAMES).fetch_all(&self.pool).await?;
+        rows.iter().map(rows::due_game).collect()
     }
 }
 
@@ -275,17 +291,6 @@ impl Store {
 /// with one (from a request's path) names no game, and asking for it would be an error.
 fn storable(text: &str) -> bool {
     !text.contains('\0')
-}
-
-fn running_clock(r: &PgRow) -> Result<RunningClock, StoreError> {
-    let id: String = r.try_get(0)?;
-    let deadline = parse_timestamp(r.try_get(2)?)
-        .ok_or_else(|| StoreError::Corrupt(id.clone(), "deadline".into()))?;
-    Ok(RunningClock {
-        version: r.try_get(1)?,
-        deadline,
-        id,
-    })
 }
 
 /// Locks the player's row, then whether they already have `cap` games waiting or in play. The
@@ -302,6 +307,42 @@ async fn at_cap(conn: &mut PgConnection, player_id: &str, cap: u32) -> Result<bo
         .fetch_one(&mut *conn)
         .await?;
     Ok(unfinished >= i64::from(cap))
+}
+
+/// Inserts a new game with its moves and its creator's seat; the creator's name.
+async fn insert_fresh(conn: &mut PgConnection, fresh: &Fresh) -> Result<String, StoreError> {
+    let row = &fresh.row;
+    let (outcome, time_control) = (fresh.game.outcome(), row.time_control);
+    let moves = MoveColumns::of(&fresh.moves, 0);
+    Ok(sqlx::query_scalar::<_, String>(INSERT_GAME)
+        .bind(&row.id)
+        .bind(&row.player_id)
+        .bind(row.mode.as_str())
+        .bind(row.rule.as_str())
+        .bind(row.board_size as i64)
+        .bind(row.ai.map(|a| a.level.as_str()))
+        .bind(row.ai.map(|a| stone_value(a.player)))
+        .bind(row.status.as_str())
+        .bind(row.end_reason.map(EndReason::as_str))
+        .bind(win_line_json(outcome.win_line()))
+        .bind(fresh.game.to_move().map(stone_value))
+        .bind(row.move_count as i64)
+        .bind(&row.created_at)
+        .bind(&row.updated_at)
+        .bind(&row.finished_at)
+        .bind(time_control.map(|tc| tc.initial_ms))
+        .bind(time_control.map(|tc| tc.increment_ms))
+        .bind(row.clock.map(|c| c.black_ms))
+        .bind(row.clock.map(|c| c.white_ms))
+        .bind(moves.ply)
+        .bind(moves.row)
+        .bind(moves.col)
+        .bind(moves.player)
+        .bind(moves.played_at)
+        .bind(moves.clock_ms)
+        .bind(fresh.colour.map(stone_value))
+        .fetch_one(&mut *conn)
+        .await?)
 }
 
 /// Moves as the columns `unnest` turns back into rows.
@@ -339,7 +380,7 @@ async fn run_update(
     let row = &next.row;
     let appended = update.appended();
     let mut sql = String::from(UPDATE_GAME);
-    let mut mark = 14;
+    let mut mark = UPDATE_MARKS;
     let mut next_mark = || {
         mark += 1;
         mark
@@ -381,10 +422,18 @@ async fn run_update(
         .bind(row.clock.map(|c| c.black_ms))
         .bind(row.clock.map(|c| c.white_ms))
         .bind(deadline_text(row.clock))
-        .bind(row.offers.takeback.map(stone_value))
-        .bind(row.offers.draw.map(stone_value))
+        .bind(row.offers.takeback.map(|o| stone_value(o.by)))
+        .bind(row.offers.draw.map(|o| stone_value(o.by)))
         .bind(&row.id)
         .bind(update.from_version);
+    for offer in [row.offers.takeback, row.offers.draw] {
+        query = query.bind(offer_columns(offer).1);
+    }
+    let (rematch_by, rematch_expires) = offer_columns(row.offers.rematch);
+    query = query
+        .bind(rematch_by)
+        .bind(rematch_expires)
+        .bind(&row.rematch_game_id);
     if update.truncate {
         query = query.bind(keep as i64);
     }

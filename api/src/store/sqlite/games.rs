@@ -12,15 +12,17 @@ use sqlx::{Arguments, Row, SqliteConnection};
 
 use super::{Done, Store};
 use crate::store::games::rows::{
-    self, deadline_text, stone_value, win_line_json, GAME_COLUMNS, MOVE_COLUMNS, SEAT_COLUMNS,
-    SUMMARY_COLUMNS,
+    self, deadline_text, offer_columns, stone_value, win_line_json, DUE_GAMES, GAME_COLUMNS,
+    MOVE_COLUMNS, SEAT_COLUMNS, SUMMARY_COLUMNS,
 };
 use crate::store::games::{
-    status_clause, Fresh, RunningClock, StatusFilter, StoredGame, StoredMove, Summary, Update,
-    Written,
+    status_clause, DueGame, Fresh, StatusFilter, StoredGame, StoredMove, Summary, Update, Written,
 };
 use crate::store::writer::{BoxFuture, OnCommit};
-use crate::store::{parse_timestamp, StoreError};
+use crate::store::StoreError;
+
+/// What a rematch wrote: the finished game's write, and the new game when it landed.
+type Rematched = (Written, Option<Arc<StoredGame>>);
 
 /// Adds a game (at version 0); a `where` may follow.
 const INSERT_GAME: &str = "insert into games (id, player_id, mode, rule, board_size, ai_level, \
@@ -33,7 +35,8 @@ const COUNT_UNFINISHED: &str = "select count(*) from seats s join games g on g.i
 /// The update of a change, guarded by the version the change was computed from.
 const UPDATE_GAME: &str = "update games set status = ?, end_reason = ?, win_line = ?, \
     to_move = ?, move_count = ?, version = version + 1, updated_at = ?, finished_at = ?, \
-    black_ms = ?, white_ms = ?, deadline = ?, takeback_offer = ?, draw_offer = ? \
+    black_ms = ?, white_ms = ?, deadline = ?, takeback_offer = ?, takeback_expires = ?, \
+    draw_offer = ?, draw_expires = ?, rematch_offer = ?, rematch_expires = ?, rematch_game_id = ? \
     where id = ? and version = ?;";
 /// Takes back moves from a ply on, if the statement before changed one row.
 const DELETE_MOVES_FROM: &str =
@@ -44,8 +47,18 @@ const INSERT_MOVE_GUARDED: &str = "insert into moves (game_id, ply, \"row\", col
 /// Seats a player, if the statement before changed one row.
 const INSERT_SEAT_GUARDED: &str = "insert into seats (game_id, player_id, colour) \
     select ?, ?, ? where changes() = 1;";
+/// Seats a player (the second player of a rematch).
+const INSERT_SEAT: &str = "insert into seats (game_id, player_id, colour) values (?, ?, ?)";
 /// A player's display name.
 const PLAYER_NAME: &str = "select name from players where id = ?";
+
+/// The seats of a game with their players' names.
+fn seats_of_game() -> String {
+    format!(
+        "select {SEAT_COLUMNS} from seats s join players p on p.id = s.player_id \
+         where s.game_id = ?"
+    )
+}
 
 impl Store {
     pub(in crate::store) async fn load(
@@ -64,11 +77,10 @@ impl Store {
              where g.id = ? order by m.ply"
         );
         let rows = sqlx::query(&sql).bind(id).fetch_all(&mut *tx).await?;
-        let sql = format!(
-            "select {SEAT_COLUMNS} from seats s join players p on p.id = s.player_id \
-             where s.game_id = ?"
-        );
-        let seats = sqlx::query(&sql).bind(id).fetch_all(&mut *tx).await?;
+        let seats = sqlx::query(&seats_of_game())
+            .bind(id)
+            .fetch_all(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(rows::stored(&rows, rows::seats(&seats)?)?.map(Arc::new))
     }
@@ -150,6 +162,37 @@ impl Store {
                 Some(self.remember()),
             )
             .await
+    }
+
+    pub(in crate::store) async fn rematch(
+        &self,
+        update: Arc<Update>,
+        fresh: Arc<Fresh>,
+        cap: u32,
+    ) -> Result<Written, StoreError> {
+        // It counts both players' games before it writes: on its own, like a join.
+        let sql = Arc::new((update_sql(&update).0, insert_sql(&fresh).0));
+        let shared = self.shared.clone();
+        // The new game first: a client that hears of the finished game naming it finds it.
+        let remember: OnCommit<Rematched> = Box::new(move |(written, new)| {
+            if let Written::Stored(old) = written {
+                for game in new.iter().chain([old]) {
+                    shared.positions.put(game);
+                    shared.watchers.changed(game);
+                }
+            }
+        });
+        let (written, _) = self
+            .writer()
+            .write_then(
+                move |conn| {
+                    let (update, fresh, sql) = (update.clone(), fresh.clone(), sql.clone());
+                    Box::pin(async move { rematch_in(conn, &update, &fresh, &sql, cap).await })
+                },
+                Some(remember),
+            )
+            .await?;
+        Ok(written)
     }
 
     pub(in crate::store) async fn delete(
@@ -238,23 +281,9 @@ impl Store {
         Ok(summaries)
     }
 
-    pub(in crate::store) async fn running_clocks(&self) -> Result<Vec<RunningClock>, StoreError> {
-        let rows =
-            sqlx::query("select id, version, deadline from games where deadline is not null")
-                .fetch_all(self.reader())
-                .await?;
-        rows.iter()
-            .map(|r| {
-                let id: String = r.try_get(0)?;
-                let deadline = parse_timestamp(r.try_get(2)?)
-                    .ok_or_else(|| StoreError::Corrupt(id.clone(), "deadline".into()))?;
-                Ok(RunningClock {
-                    version: r.try_get(1)?,
-                    deadline,
-                    id,
-                })
-            })
-            .collect()
+    pub(in crate::store) async fn due_games(&self) -> Result<Vec<DueGame>, StoreError> {
+        let rows = sqlx::query(DUE_GAMES).fetch_all(self.reader()).await?;
+        rows.iter().map(rows::due_game).collect()
     }
 }
 
@@ -393,8 +422,12 @@ fn bind_update(args: &mut SqliteArguments<'static>, update: &Update) -> Result<(
     args.add(row.clock.map(|c| c.black_ms))?;
     args.add(row.clock.map(|c| c.white_ms))?;
     args.add(deadline_text(row.clock))?;
-    args.add(row.offers.takeback.map(stone_value))?;
-    args.add(row.offers.draw.map(stone_value))?;
+    for offer in [row.offers.takeback, row.offers.draw, row.offers.rematch] {
+        let (by, expires) = offer_columns(offer);
+        args.add(by)?;
+        args.add(expires)?;
+    }
+    args.add(row.rematch_game_id.clone())?;
     args.add(row.id.clone())?;
     args.add(update.from_version)?;
     if update.truncate {
@@ -437,4 +470,45 @@ async fn commit_in(
         None => None,
     };
     Ok(Written::Stored(update.seated(name)))
+}
+
+/// The write of [`Store::rematch`], inside the writer's transaction: both players' caps first
+/// (nothing is written past either), then the finished game's guarded update, then the new game
+/// with both seats, only if the update landed.
+async fn rematch_in(
+    conn: &mut SqliteConnection,
+    update: &Update,
+    fresh: &Fresh,
+    sql: &(String, String),
+    cap: u32,
+) -> Result<Rematched, StoreError> {
+    let second = fresh.second.as_ref();
+    for player in std::iter::once(&fresh.row.player_id).chain(second.map(|(p, _)| p)) {
+        if at_cap(conn, player, cap).await? {
+            return Ok((Written::OverCap, None));
+        }
+    }
+    let mut args = SqliteArguments::default();
+    bind_update(&mut args, update).map_err(sqlx::Error::Encode)?;
+    let done = sqlx::query_with(&sql.0, args).execute(&mut *conn).await?;
+    if done.rows_affected() == 0 {
+        return Ok((Written::Stale, None));
+    }
+    let mut args = SqliteArguments::default();
+    bind_insert(&mut args, fresh, cap).map_err(sqlx::Error::Encode)?;
+    sqlx::query_with(&sql.1, args).execute(&mut *conn).await?;
+    if let Some((player, colour)) = second {
+        sqlx::query(INSERT_SEAT)
+            .bind(&fresh.row.id)
+            .bind(player)
+            .bind(stone_value(*colour))
+            .execute(&mut *conn)
+            .await?;
+    }
+    let seats = sqlx::query(&seats_of_game())
+        .bind(&fresh.row.id)
+        .fetch_all(&mut *conn)
+        .await?;
+    let new = fresh.seated(rows::seats(&seats)?);
+    Ok((Written::Stored(update.next.clone()), Some(new)))
 }
