@@ -305,7 +305,8 @@ describe('the rematch', () => {
     await liveOn(a, 'A')
     await playOn(B, b, 7, 7)
     await until(() => a.data.board[7][7] === 1, 'A to see B\'s first move in the new game')
-    for (const page of [a, b]) page.instance.onUnload()
+    A.run(() => a.instance.onUnload())
+    B.run(() => b.instance.onUnload())
   })
 })
 
@@ -325,6 +326,9 @@ describe('a timed game', () => {
     expect(a.data.statusText).toBe('你赢了！ · 对方超时')
     expect(b.data.statusText).toBe('你输了 · 超时')
     expect(b.data.whiteClock).toBe('0:00')
+    // Over, the players' sockets stay open for a rematch: closing the pages closes them.
+    A.run(() => a.instance.onUnload())
+    B.run(() => b.instance.onUnload())
     await flush()
   }, 30000)
 })
