@@ -298,6 +298,7 @@ async function onlineShots() {
  * 撤回) and received (对方想再来一局), and the new game both pages move to.
  */
 async function gameEndShots() {
+  installPhones()
   const [a, b] = ['D', 'E'].map(name => createPhone(name))
   for (const [phone, name] of [[a, '阿明'], [b, '小红']]) {
     phone.rec.windowWidth = 320
@@ -322,13 +323,14 @@ async function gameEndShots() {
   // B asks for a takeback: A's card at the top, A's own clock running below the board.
   await on(b, () => tapButton(pb, '请求悔棋'))
   await until(() => pa.data.offerIn === 'takeback' && pa.data.offerInLeft, 'A to see the offer')
+  await until(() => pb.data.takebackOut && !pb.data.pending, 'B\'s page to show its offer')
   on(a, () => shoot('game', pa, 'end-offer-top-320', {width: 320}))
   on(b, () => shoot('game', pb, 'end-offer-sent-320', {width: 320}))
   await on(a, () => tapButton(pa, '拒绝'))
-  await until(() => !pb.data.takebackOut, 'B to see the refusal')
+  await until(() => !pb.data.takebackOut && !pa.data.pending, 'B to see the refusal')
 
   // B resigns: the result dialog on both phones.
-  await on(b, () => pb.instance._act('resign', () => api.resign(created.id)))
+  await on(b, () => tapButton(pb, '认输'))
   await until(() => pa.data.resultShown && pb.data.resultShown, 'the result on both phones')
   on(a, () => shoot('game', pa, 'end-result-win-320', {width: 320}))
   on(b, () => shoot('game', pb, 'end-result-resigned-320-dark', {width: 320, dark: true}))
@@ -343,10 +345,14 @@ async function gameEndShots() {
   await on(a, () => tapButton(pa, '同意'))
   const moved = phone => phone.rec.navigations.find(n => n.type === 'redirectTo')
   await until(() => moved(a) && moved(b), 'both pages to move to the new game')
-  const next = await b.open(ids.game, {id: decodeURIComponent(moved(b).url.split('id=')[1])})
+  const nextId = decodeURIComponent(moved(b).url.split('id=')[1])
+  const nextA = await a.open(ids.game, {id: nextId})
+  const next = await b.open(ids.game, {id: nextId})
+  await live(nextA, 'A')
   await live(next, 'B')
+  await until(() => next.data.blackOnline && next.data.whiteOnline, 'both in the new game')
   on(b, () => shoot('game', next, 'end-rematch-new-game-320', {width: 320}))
-  for (const [phone, page] of [[a, pa], [b, pb], [b, next]]) on(phone, () => page.instance.onUnload())
+  for (const [phone, page] of [[a, pa], [b, pb], [a, nextA], [b, next]]) on(phone, () => page.instance.onUnload())
 }
 
 async function main() {

@@ -75,7 +75,7 @@ function _onlineView(state) {
 /** The rematch button after an online game, by where the rematch stands. */
 function _rematchText(state, offerIn, asked) {
   if (state.rematchGameId) return '进入新对局'
-  if (offerIn === 'rematch') return '同意再来一局'
+  if (offerIn === 'rematch') return '接受邀请'
   return asked ? '已邀请…' : '再来一局'
 }
 

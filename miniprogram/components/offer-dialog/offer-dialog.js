@@ -13,7 +13,7 @@ const TEXTS = {
   // The opponent is to move: taking back their move takes back the reply after it too.
   takeback2: {title: '对方请求悔棋', ask: '想悔棋，退回双方各一手，同意吗？', label: '悔棋请求'},
   draw: {title: '对方提出和棋', ask: '提议这局和棋，同意吗？', label: '和棋提议'},
-  rematch: {title: '对方想再来一局', ask: '邀你再来一局（交换先后手），同意吗？', label: '再来一局的邀请'},
+  rematch: {title: '对方想再来一局', ask: '邀你再来一局，交换先后手。', label: '再来一局的邀请'},
 }
 
 Component({

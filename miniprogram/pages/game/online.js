@@ -129,6 +129,8 @@ const onlineActions = {
       const news = byMe ? '' : offerNews(prev, state, elapsed)
       if (news) wx.showToast({title: news, icon: 'none'})
       const patch = {}
+      // The opponent's rematch offer supersedes the result card: its 同意 is the answer.
+      if (this.data.offerIn && this.data.resultShown) patch.resultShown = false
       // A move whose answer was lost: the state says whether it landed (or the game went on without it).
       const unsent = this.data.unsent
       if (unsent && state.moveCount > unsent.ply) Object.assign(patch, {unsent: null, pendingStone: null})

@@ -180,12 +180,15 @@ describe('the rematch against a friend', () => {
     expect(wx.rec.navigations).toHaveLength(1)
   })
 
-  test('received: 对方想再来一局 with its time left; 同意 accepts and the page moves to the new game', async () => {
-    const {page, socket} = await openLive(finished({you: 2}))
+  test('received: 对方想再来一局 with its time left, in place of the result card; 同意 accepts and the page moves to the new game', async () => {
+    const {page, socket} = await openLive(onlineState({you: 2, moves: [[7, 7], [6, 6]], version: 8}))
+    socket.receive({type: 'state', game: finished({you: 2})})
+    expect(dialog(page)).toEqual(['负', '你已认输', '认输'])
     socket.receive({type: 'state', game: finished({you: 2, offers: Object.assign({}, noOffers, {rematch: offer(1, 600000)}), version: 10})})
+    expect(dialog(page)).toEqual([])
     expect(texts(page, 'offer-dialog', 'offer-dialog__title')).toEqual(['对方想再来一局'])
     expect(texts(page, 'offer-dialog', 'offer-dialog__left')).toEqual(['还剩 10:00'])
-    expect(texts(page, 'offer-dialog', 'offer-dialog__text')).toEqual(['小明 邀你再来一局（交换先后手），同意吗？'])
+    expect(texts(page, 'offer-dialog', 'offer-dialog__text')).toEqual(['小明 邀你再来一局，交换先后手。'])
     // The dialog is a card at the top: the viewer's own bar under the board is not behind a mask.
     expect(byClass(page, 'offer-dialog', 'offer-dialog__box')).toHaveLength(0)
     transport.on('POST', '/api/v1/games/g1/rematch', () => [200, finished({you: 2, rematchGameId: 'g2', version: 11})])
@@ -199,7 +202,7 @@ describe('the rematch against a friend', () => {
   test('a player coming back to the finished game sees the pending offer, and 再来一局 accepts it', async () => {
     const {page} = await openLive(finished({you: 2, offers: Object.assign({}, noOffers, {rematch: offer(1, 300000)})}))
     expect(texts(page, 'offer-dialog', 'offer-dialog__title')).toEqual(['对方想再来一局'])
-    expect(buttonTexts(page)).toContain('同意再来一局')
+    expect(buttonTexts(page)).toContain('接受邀请')
     transport.on('POST', '/api/v1/games/g1/rematch', () => [200, finished({you: 2, rematchGameId: 'g2', version: 10})])
     await page.instance.onRematch()
     expect(calls('POST', '/rematch').map(c => c.data)).toEqual([{action: 'accept'}])

@@ -323,7 +323,7 @@ describe('online games in words and in the view', () => {
     }))
     // After the end: the opponent's rematch offer to answer, or one's own waiting; once made, the new game.
     const over = extra => gameView(onlineState(Object.assign({you: 2, moves: [[7, 7]], status: 'black_won', winner: 1, endReason: 'resign', currentPlayer: null}, extra)))
-    expect(over({offers: {takeback: null, draw: null, rematch: {by: 1, expiresInMs: 600000}}})).toEqual(expect.objectContaining({offerIn: 'rematch', rematchOut: false, rematchText: '同意再来一局'}))
+    expect(over({offers: {takeback: null, draw: null, rematch: {by: 1, expiresInMs: 600000}}})).toEqual(expect.objectContaining({offerIn: 'rematch', rematchOut: false, rematchText: '接受邀请'}))
     expect(over({offers: {takeback: null, draw: null, rematch: {by: 2, expiresInMs: 600000}}})).toEqual(expect.objectContaining({offerIn: '', rematchOut: true, rematchText: '已邀请…'}))
     expect(over({rematchGameId: 'g2', offers: {takeback: null, draw: null, rematch: null}})).toEqual(expect.objectContaining({offerIn: '', rematchGameId: 'g2', rematchText: '进入新对局'}))
     // A spectator answers nothing.
