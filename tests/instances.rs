@@ -6,7 +6,8 @@
 //! the instance that does not hold their socket; a flag falls once with both armed, and on time
 //! when the instance that started the clock is gone; a SIGKILL of one under load loses no
 //! acknowledged write while the other keeps serving; a listener that reconnects gives every
-//! socket a fresh state.
+//! socket a fresh state; an offer lapses once with both armed, pushed through both; accepts of a
+//! rematch through both at once make one game, pushed to both players' sockets.
 //!
 //! These need PostgreSQL: they run when `GOMOKU_TEST_DATABASE` names a cluster (as in
 //! `scripts/test.sh`), and say they were skipped otherwise.
@@ -19,7 +20,7 @@ use gomoku_testkit::online;
 use gomoku_testkit::state::{id_of, moves_of};
 use gomoku_testkit::stored::Stored;
 use gomoku_testkit::{
-    clock_seed, gomoku_server, one_landed, race_players, Api, Database, Player, Server,
+    clock_seed, gomoku_server, one_landed, race_players, race_posts, Api, Database, Player, Server,
     ServerBuilder, NO_RATE_LIMIT,
 };
 use rand::rngs::StdRng;
@@ -382,4 +383,95 @@ async fn a_reconnected_listener_gives_every_socket_a_fresh_state() {
     let moved = black.play_at(&id, 7, 7, 0).await;
     let pushed = live.state_at(moved["version"].as_i64().unwrap()).await;
     assert_eq!(pushed["moveHistory"], moved["moveHistory"]);
+}
+
+/// A draw offered through A, standing 300 ms, lapses with both instances' timers armed (B's
+/// from A's news): the sockets on both get the state without it, one change (one version) made
+/// by one of them, and an accept through B after it is 409 NO_OFFER.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_offer_lapses_once_with_both_instances_armed() {
+    let Some(database) = shared_database() else {
+        return;
+    };
+    let builder = gomoku_server!()
+        .args(NO_RATE_LIMIT)
+        .args(["--offer-ttl-ms", "300"]);
+    let (a, b) = two_instances(builder, &database);
+    let api = Api::on(&a);
+    let (black, white) = (api.new_player().await, api.new_player().await);
+    let (id, _) = online::start(&black, &white, json!({})).await;
+    let white_b = white.on(&b);
+    let mut on_a = Live::connect(&black, &id).await.expect("connect on A");
+    let mut on_b = Live::connect(&white_b, &id).await.expect("connect on B");
+    on_a.state().await;
+    on_b.state().await;
+    let offered = black.draw(&id, "offer").await.ok(200, "offer through A");
+    let version = offered["version"].as_i64().unwrap();
+    for live in [&mut on_a, &mut on_b] {
+        let lapsed = live
+            .state_where(|g| g["version"].as_i64() > Some(version))
+            .await;
+        assert_eq!(lapsed["offers"]["draw"], Value::Null, "the lapse is pushed");
+        assert_eq!(lapsed["version"], version + 1, "one change");
+    }
+    white_b
+        .draw(&id, "accept")
+        .await
+        .assert_error(409, "NO_OFFER", "an accept after the lapse");
+    assert_eq!(white_b.game(&id).await["version"], version + 1);
+}
+
+/// White offers a rematch through A; black's socket on B hears it. Black's accepts through both
+/// instances at once make one game (the version-guarded write decides, the loser answers the
+/// finished game naming it), and both players' sockets, one on each instance, get the finished
+/// game naming the new one, which either instance serves with the colours swapped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_rematch_across_instances_is_made_once_and_pushed_to_both() {
+    let Some(database) = shared_database() else {
+        return;
+    };
+    let (a, b) = two_instances(gomoku_server!().args(NO_RATE_LIMIT), &database);
+    let api = Api::on(&a);
+    let (black, white) = (api.new_player().await, api.new_player().await);
+    let (id, _) = online::start(&black, &white, json!({})).await;
+    let black_b = black.on(&b);
+    let mut white_on_a = Live::connect(&white, &id).await.expect("connect on A");
+    let mut black_on_b = Live::connect(&black_b, &id).await.expect("connect on B");
+    let ended = black.resign(&id).await.ok(200, "black resigns");
+    let ended_at = ended["version"].as_i64().unwrap();
+    white_on_a.state_at(ended_at).await;
+    black_on_b.state_at(ended_at).await;
+
+    white.rematch(&id, "offer").await.ok(200, "offer through A");
+    black_on_b
+        .state_where(|g| g["offers"]["rematch"]["by"] == 2)
+        .await;
+    let accept = json!({"action": "accept"});
+    let answers = race_posts(
+        &format!("/api/v1/games/{id}/rematch"),
+        vec![(black.clone(), accept.clone()), (black_b.clone(), accept)],
+    )
+    .await;
+    let made: Vec<Value> = answers
+        .into_iter()
+        .map(|a| a.ok(200, "an accept")["rematchGameId"].clone())
+        .collect();
+    let new_id = made[0].as_str().expect("a rematch was made").to_string();
+    assert_eq!(made[1], made[0], "one game");
+    for live in [&mut white_on_a, &mut black_on_b] {
+        live.state_where(|g| g["rematchGameId"] == new_id).await;
+    }
+    let new = black_b.game(&new_id).await;
+    assert_eq!(
+        (new["status"].as_str(), new["you"].as_i64()),
+        (Some("playing"), Some(2))
+    );
+    assert_eq!(white.game(&new_id).await["you"], 1);
+    for player in [&black, &white] {
+        assert_eq!(
+            player.list_all(Some("playing"), 20).await.len(),
+            1,
+            "one new game"
+        );
+    }
 }

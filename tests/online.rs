@@ -598,13 +598,14 @@ async fn a_late_accept_after_a_withdrawal_is_refused() {
     }
 }
 
-/// An offer nobody answers lapses after `--offer-ttl-ms`: both players' sockets get a state
-/// without it (the timer clears it), GET shows none, and a late accept is 409 NO_OFFER.
+/// An offer nobody answers lapses after `--offer-ttl-ms` (a rematch offer after
+/// `--rematch-ttl-ms`): the opponent's socket gets a state without it (the timer clears it),
+/// GET shows none, and a late accept is 409 NO_OFFER.
 #[tokio::test]
 async fn offers_lapse_unanswered() {
     let server = gomoku_server!()
         .args(NO_RATE_LIMIT)
-        .args(["--offer-ttl-ms", "300"])
+        .args(["--offer-ttl-ms", "300", "--rematch-ttl-ms", "300"])
         .start();
     let (black, white, _) = three(&server).await;
     let (id, _) = start(&black, &white, json!({})).await;
@@ -630,6 +631,19 @@ async fn offers_lapse_unanswered() {
         .await
         .assert_error(409, "NO_OFFER", "accepting a lapsed offer");
     assert_eq!(white.game(&id).await["status"], "playing");
+
+    black.resign(&id).await.ok(200, "resign");
+    let offered = white.rematch(&id, "offer").await.ok(200, "a rematch offer");
+    let version = offered["version"].as_i64().unwrap();
+    white_live
+        .state_where(|g| g["version"].as_i64() > Some(version))
+        .await;
+    black.rematch(&id, "accept").await.assert_error(
+        409,
+        "NO_OFFER",
+        "accepting a lapsed rematch offer",
+    );
+    assert_eq!(black.game(&id).await["rematchGameId"], Value::Null);
 }
 
 /// Draws: offered, withdrawn, declined, cleared by a move, and accepted — then the game is a
@@ -775,6 +789,9 @@ async fn rematch_offered_and_accepted() {
     let declined = black.rematch(&id, "decline").await.ok(200, "decline");
     assert_eq!(declined["offers"]["rematch"], Value::Null);
     white.rematch(&id, "offer").await.ok(200, "offer once more");
+    // A player who left the finished game sees the offer on coming back.
+    let mut back = Live::connect(&black, &id).await.unwrap();
+    assert_eq!(back.state().await["offers"]["rematch"]["by"], 2);
 
     let accepted = black.rematch(&id, "accept").await.ok(200, "black accepts");
     let new_id = accepted["rematchGameId"]

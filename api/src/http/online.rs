@@ -4,7 +4,7 @@
 //! `POST /games/{id}/join` seats the caller in the free seat of a waiting game, which then
 //! starts. `POST /games/{id}/takeback`, `/draw` and `/rematch` take `{"action": "offer" |
 //! "accept" | "decline" | "withdraw"}`, each meaning only what it says
-//! ([`offers`](crate::online::offers) decides). Takeback and draw offers are made while the game
+//! ([`offers`] decides). Takeback and draw offers are made while the game
 //! is played, and any move clears them (see [`play`](super::play)); a rematch offer is made once
 //! it is over, and accepted it creates the new game and names it on the finished one in one
 //! write ([`games::rematch`]). Every offer lapses unanswered after its time
@@ -216,7 +216,7 @@ async fn act_in_play(
                     .set(kind, Some(offers::made(me, arrival, ttl)));
             }
             Decision::Accept(offer) if kind == OfferKind::Takeback => {
-                change = take_back(stored, offer.by, arrival)?;
+                change = accepted_takeback(stored, offer.by, arrival)?;
             }
             Decision::Accept(_) => change = end_online(stored, Ending::DrawAgreed, arrival)?,
         }
@@ -227,7 +227,11 @@ async fn act_in_play(
 
 /// The change an accepted takeback offered by `offerer` makes at `at`: the offerer's last move
 /// goes, with the reply after it if there is one; offers are cleared.
-fn take_back(stored: &StoredGame, offerer: Stone, at: OffsetDateTime) -> Result<Change, ApiError> {
+fn accepted_takeback(
+    stored: &StoredGame,
+    offerer: Stone,
+    at: OffsetDateTime,
+) -> Result<Change, ApiError> {
     let mut change = stored.change(timestamp(at));
     let count = match stored.moves.last() {
         Some(last) if last.stone == offerer => 1,

@@ -8,8 +8,9 @@
 //! `decline` clears it, `withdraw` clears the caller's own; with nothing of the kind to act on,
 //! `accept`, `decline` and `withdraw` are refused. An offer stands until it is answered, withdrawn,
 //! cleared by a move (takeback and draw), or until it expires. An expired offer reads as none
-//! wherever it is looked at ([`Offers::standing`]), and the flag timers clear it from the stored
-//! game at its expiry ([`lapse`]), which pushes the change to the live sockets like any other.
+//! wherever it is looked at ([`Offers::standing`](crate::store::games::Offers::standing)), and
+//! the flag timers clear it from the stored game at its expiry ([`lapse`]), which pushes the
+//! change to the live sockets like any other.
 
 use std::time::Duration;
 

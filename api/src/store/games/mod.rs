@@ -262,6 +262,12 @@ impl Fresh {
         Ok(fresh)
     }
 
+    /// Who sits at the new game: its creator, and the second player of a rematch.
+    pub(super) fn players(&self) -> impl Iterator<Item = &str> {
+        let second = self.second.as_ref().map(|(player, _)| player.as_str());
+        std::iter::once(self.row.player_id.as_str()).chain(second)
+    }
+
     /// Whether the new game counts against its creator's cap on unfinished games.
     pub(super) fn unfinished(&self) -> bool {
         !self.row.status.is_over()

@@ -300,7 +300,7 @@ pub struct GameRow {
 
 impl GameRow {
     /// When the game next needs its timer: the running clock's flag falls, or a pending offer
-    /// lapses (see [`timers`](crate::online::timers)).
+    /// lapses, whichever comes first.
     pub fn due(&self) -> Option<OffsetDateTime> {
         let flag = self.clock.and_then(|c| c.deadline);
         flag.into_iter().chain(self.offers.next_expiry()).min()

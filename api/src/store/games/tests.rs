@@ -276,3 +276,72 @@ async fn two_stores_on_one_postgres_database() {
     a.close().await;
     b.close().await;
 }
+
+/// A rematch lands whole with its finished game's change, or not at all: computed from a stale
+/// version it makes no game, past either player's cap neither; landed, the finished game names
+/// the new one, which has the colours swapped and both players seated in play, as read back
+/// afresh.
+#[tokio::test]
+async fn a_rematch_lands_whole_or_not_at_all() {
+    for (db, _keep) in each_backend().await {
+        let (alice, bob) = (
+            players::tests::anonymous(&db).await,
+            players::tests::anonymous(&db).await,
+        );
+        let new = NewGame {
+            mode: Mode::Online,
+            online: Some(OnlineSetup {
+                seat: Stone::Black,
+                time_control: None,
+            }),
+            ..new_game(&alice)
+        };
+        let waiting = stored(insert(&db, new, 10).await.unwrap());
+        let mut join = waiting.change(now());
+        join.waiting = false;
+        join.seat = Some((bob.clone(), Stone::White));
+        let joined = stored(commit(&db, join, 10).await.unwrap());
+        let mut resign = joined.change(now());
+        resign.game.resign().unwrap();
+        let over = stored(commit(&db, resign, 10).await.unwrap());
+
+        let stale = over.change(now());
+        let mut offer = over.change(now());
+        offer.offers.rematch = Some(Offer {
+            by: Stone::White,
+            expires: crate::store::now_exact() + time::Duration::minutes(10),
+        });
+        let offered = stored(commit(&db, offer, 10).await.unwrap());
+        let accept = || {
+            let mut change = offered.change(now());
+            change.offers.rematch = None;
+            change
+        };
+        assert!(matches!(
+            rematch(&db, stale, Stone::White, 10).await.unwrap(),
+            Written::Stale
+        ));
+        assert!(matches!(
+            rematch(&db, accept(), Stone::White, 0).await.unwrap(),
+            Written::OverCap
+        ));
+        for player in [&alice, &bob] {
+            let playing = list(&db, player, StatusFilter::Playing, 10, None).await;
+            assert!(playing.unwrap().is_empty(), "no game was made");
+        }
+
+        let done = stored(rematch(&db, accept(), Stone::White, 10).await.unwrap());
+        let new_id = done.row.rematch_game_id.clone().expect("named");
+        for id in [&done.row.id, &new_id] {
+            db.positions().forget(id);
+        }
+        let old = load(&db, &done.row.id).await.unwrap().unwrap();
+        assert_eq!(old.row.rematch_game_id.as_ref(), Some(&new_id));
+        assert_eq!(old.row.offers, Offers::default());
+        let new = load(&db, &new_id).await.unwrap().unwrap();
+        assert_eq!(new.row.status, GameStatus::Rules(Status::Playing));
+        assert_eq!(new.row.player_id, bob, "made by the offerer");
+        assert_eq!(new.seats.colour_of(&alice), Some(Stone::White));
+        assert_eq!(new.seats.colour_of(&bob), Some(Stone::Black));
+    }
+}

@@ -39,7 +39,8 @@ const LOCK_PLAYER: &str = "select id from players where id = $1 for update";
 /// A player's games waiting or in play (for the cap on unfinished games).
 const COUNT_UNFINISHED: &str = "select count(*) from seats s join games g on g.id = s.game_id \
     where s.player_id = $1 and g.status in ('waiting', 'playing')";
-/// A new game (at version 0), its moves and its creator's seat, then the creator's name.
+/// A new game (at version 0), its moves, its creator's seat and the second player's (a
+/// rematch's, when $27 is not null), then the creator's name.
 const INSERT_GAME: &str = "with g as (insert into games (id, player_id, mode, rule, board_size, \
     ai_level, ai_player, status, end_reason, win_line, to_move, move_count, version, created_at, \
     updated_at, finished_at, initial_ms, increment_ms, black_ms, white_ms) \
@@ -48,7 +49,8 @@ const INSERT_GAME: &str = "with g as (insert into games (id, player_id, mode, ru
     m as (insert into moves (game_id, ply, \"row\", col, player, played_at, clock_ms) \
     select g.id, u.* from g cross join \
     unnest($20::int[], $21::int[], $22::int[], $23::int[], $24::text[], $25::bigint[]) as u), \
-    s as (insert into seats (game_id, player_id, colour) select g.id, $2, $26 from g) \
+    s as (insert into seats (game_id, player_id, colour) select g.id, $2, $26 from g \
+    union all select g.id, $27::text, $28::int from g where $27::text is not null) \
     select name from players where id = $2";
 /// The version-guarded update of a change ($1–$19); what else the change writes follows it as
 /// `with` parts reading `up`, which holds a row only if the update landed.
@@ -59,8 +61,6 @@ const UPDATE_GAME: &str = "with up as (update games set status = $1, end_reason 
     rematch_expires = $18, rematch_game_id = $19 where id = $13 and version = $14 returning id)";
 /// The number of [`UPDATE_GAME`]'s parameters.
 const UPDATE_MARKS: usize = 19;
-/// Seats a player (the second player of a rematch).
-const INSERT_SEAT: &str = "insert into seats (game_id, player_id, colour) values ($1, $2, $3)";
 /// The seats of a game with their players' names.
 const SEATS_OF_GAME: &str = "select s.game_id, s.player_id, s.colour, p.name \
     from seats s join players p on p.id = s.player_id where s.game_id = $1";
@@ -138,11 +138,8 @@ impl Store {
         fresh: Arc<Fresh>,
         cap: u32,
     ) -> Result<Written, StoreError> {
-        let second = fresh.second.as_ref();
         // Locks in one order, as a capped commit does.
-        let mut players: Vec<&str> = std::iter::once(fresh.row.player_id.as_str())
-            .chain(second.map(|(p, _)| p.as_str()))
-            .collect();
+        let mut players: Vec<&str> = fresh.players().collect();
         players.sort_unstable();
         let mut tx = self.pool.begin().await?;
         for player in players {
@@ -156,14 +153,6 @@ impl Store {
             return Ok(Written::Stale);
         }
         insert_fresh(&mut tx, &fresh).await?;
-        if let Some((player, colour)) = second {
-            sqlx::query(INSERT_SEAT)
-                .bind(&fresh.row.id)
-                .bind(player)
-                .bind(stone_value(*colour))
-                .execute(&mut *tx)
-                .await?;
-        }
         let seats = sqlx::query(SEATS_OF_GAME)
             .bind(&fresh.row.id)
             .fetch_all(&mut *tx)
@@ -309,7 +298,7 @@ async fn at_cap(conn: &mut PgConnection, player_id: &str, cap: u32) -> Result<bo
     Ok(unfinished >= i64::from(cap))
 }
 
-/// Inserts a new game with its moves and its creator's seat; the creator's name.
+/// Inserts a new game with its moves and its seats; the creator's name.
 async fn insert_fresh(conn: &mut PgConnection, fresh: &Fresh) -> Result<String, StoreError> {
     let row = &fresh.row;
     let (outcome, time_control) = (fresh.game.outcome(), row.time_control);
@@ -341,6 +330,13 @@ async fn insert_fresh(conn: &mut PgConnection, fresh: &Fresh) -> Result<String, 
         .bind(moves.played_at)
         .bind(moves.clock_ms)
         .bind(fresh.colour.map(stone_value))
+        .bind(fresh.second.as_ref().map(|(player, _)| player))
+        .bind(
+            fresh
+                .second
+                .as_ref()
+                .map(|(_, colour)| stone_value(*colour)),
+        )
         .fetch_one(&mut *conn)
         .await?)
 }

@@ -97,7 +97,8 @@ enum Heard<'a> {
     Deleted(&'a str),
 }
 
-/// "<id> <version> <deadline or ->", or "<id> deleted".
+/// "<id> <version> <timer instant or ->" (the flag fall or the first offer to lapse), or
+/// "<id> deleted".
 fn parse_game(payload: &str) -> Option<Heard<'_>> {
     let mut parts = payload.split(' ');
     let id = parts.next().filter(|id| !id.is_empty())?;

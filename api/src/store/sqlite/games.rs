@@ -47,8 +47,6 @@ const INSERT_MOVE_GUARDED: &str = "insert into moves (game_id, ply, \"row\", col
 /// Seats a player, if the statement before changed one row.
 const INSERT_SEAT_GUARDED: &str = "insert into seats (game_id, player_id, colour) \
     select ?, ?, ? where changes() = 1;";
-/// Seats a player (the second player of a rematch).
-const INSERT_SEAT: &str = "insert into seats (game_id, player_id, colour) values (?, ?, ?)";
 /// A player's display name.
 const PLAYER_NAME: &str = "select name from players where id = ?";
 
@@ -310,9 +308,9 @@ async fn player_name(conn: &mut SqliteConnection, player_id: &str) -> Result<Str
 }
 
 /// Every statement of a new game in one text, and how many statements that is: the game (if
-/// unfinished, only while its creator has fewer unfinished games than the cap), its moves and
-/// its creator's seat, each only if the statement before it changed one row, then the
-/// creator's name.
+/// unfinished, only while its creator has fewer unfinished games than the cap), its moves, its
+/// creator's seat and the second player's (a rematch's), each only if the statement before it
+/// changed one row, then the creator's name.
 fn insert_sql(fresh: &Fresh) -> (String, usize) {
     let mut sql = String::from(INSERT_GAME);
     if fresh.unfinished() {
@@ -323,9 +321,13 @@ fn insert_sql(fresh: &Fresh) -> (String, usize) {
         sql.push_str(INSERT_MOVE_GUARDED);
     }
     sql.push_str(INSERT_SEAT_GUARDED);
+    if fresh.second.is_some() {
+        sql.push_str(INSERT_SEAT_GUARDED);
+    }
     sql.push_str(PLAYER_NAME);
     sql.push(';');
-    (sql, fresh.moves.len() + 3)
+    let seats = 1 + usize::from(fresh.second.is_some());
+    (sql, fresh.moves.len() + seats + 2)
 }
 
 /// Binds the arguments of [`insert_sql`]'s statements, in order.
@@ -365,6 +367,11 @@ fn bind_insert(
     args.add(row.id.clone())?;
     args.add(row.player_id.clone())?;
     args.add(fresh.colour.map(stone_value))?;
+    if let Some((player, colour)) = &fresh.second {
+        args.add(row.id.clone())?;
+        args.add(player.clone())?;
+        args.add(stone_value(*colour))?;
+    }
     args.add(row.player_id.clone())?;
     Ok(())
 }
@@ -474,7 +481,7 @@ async fn commit_in(
 
 /// The write of [`Store::rematch`], inside the writer's transaction: both players' caps first
 /// (nothing is written past either), then the finished game's guarded update, then the new game
-/// with both seats, only if the update landed.
+/// with both seats, only if the update landed; the seats are read back with their names.
 async fn rematch_in(
     conn: &mut SqliteConnection,
     update: &Update,
@@ -482,8 +489,7 @@ async fn rematch_in(
     sql: &(String, String),
     cap: u32,
 ) -> Result<Rematched, StoreError> {
-    let second = fresh.second.as_ref();
-    for player in std::iter::once(&fresh.row.player_id).chain(second.map(|(p, _)| p)) {
+    for player in fresh.players() {
         if at_cap(conn, player, cap).await? {
             return Ok((Written::OverCap, None));
         }
@@ -497,14 +503,6 @@ async fn rematch_in(
     let mut args = SqliteArguments::default();
     bind_insert(&mut args, fresh, cap).map_err(sqlx::Error::Encode)?;
     sqlx::query_with(&sql.1, args).execute(&mut *conn).await?;
-    if let Some((player, colour)) = second {
-        sqlx::query(INSERT_SEAT)
-            .bind(&fresh.row.id)
-            .bind(player)
-            .bind(stone_value(*colour))
-            .execute(&mut *conn)
-            .await?;
-    }
     let seats = sqlx::query(&seats_of_game())
         .bind(&fresh.row.id)
         .fetch_all(&mut *conn)
