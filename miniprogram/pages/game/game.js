@@ -60,7 +60,7 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
     over: false,
     canUndo: false,
     statusText: '加载中…',
-    pending: 'load', // the request in flight: '' none, or load, move, undo, resign, hint, new
+    pending: 'load', // the request in flight: '' none, or load, move, undo, resign, hint, new, analysis
     loaded: false,
     loadError: '', // why the first load failed; the page then offers only 重试 and 返回首页
     canRetryLoad: true,
@@ -386,10 +386,18 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
     wx.navigateTo({url: `/pages/replay/replay?id=${this._id}`})
   },
 
-  /** 复盘分析: the replay, asked to show the post-game analysis. */
+  /**
+   * 复盘分析: start the post-game analysis, then open the replay, asked to
+   * show it. A refused start (the hint bucket empty, another analysis
+   * running) still opens the replay, whose own 分析 says why when tapped.
+   */
   onAnalyse() {
-    if (this.data.resultShown) this.setData({resultShown: false})
-    wx.navigateTo({url: `/pages/replay/replay?id=${this._id}&analyse=1`})
+    if (this.data.pending) return Promise.resolve()
+    this.setData({pending: 'analysis', resultShown: false})
+    return api.startAnalysis(this._id).catch(() => null).then(() => {
+      this.setData({pending: ''})
+      wx.navigateTo({url: `/pages/replay/replay?id=${this._id}&analyse=1`})
+    })
   },
 
   onSettingChange(e) {

@@ -107,10 +107,23 @@ describe('the result dialog', () => {
     const {page} = await openLive(finished())
     expect(dialog(page)).toEqual([])
     expect(buttonTexts(page)).toEqual(['复盘分析', '再来一局', '返回首页', '导出', '设置'])
+    // 复盘分析 starts the analysis, then opens the replay asked to show it.
+    transport.on('POST', '/api/v1/games/g1/analysis', () => [202, {status: 'running', progress: 0, moveCount: 2, moves: [], outdated: false}])
     await tap(page, '复盘分析')
+    await until(() => wx.rec.navigations.length, 'the replay')
+    expect(calls('POST', '/analysis')).toHaveLength(1)
     expect(wx.rec.navigations).toEqual([{type: 'navigateTo', url: '/pages/replay/replay?id=g1&analyse=1'}])
     await tap(page, '返回首页')
     expect(wx.rec.navigations[1]).toEqual({type: 'reLaunch', url: '/pages/home/home'})
+    page.instance.onUnload()
+  })
+
+  test('复盘分析 whose start is refused (429) still opens the replay, which says why on its own 分析', async () => {
+    const {page} = await openLive(finished())
+    transport.on('POST', '/api/v1/games/g1/analysis', () => [429, {error: {code: 'RATE_LIMITED', message: 'slow down'}}])
+    await page.instance.onAnalyse()
+    expect(wx.rec.navigations).toEqual([{type: 'navigateTo', url: '/pages/replay/replay?id=g1&analyse=1'}])
+    expect(page.data.pending).toBe('')
     page.instance.onUnload()
   })
 
