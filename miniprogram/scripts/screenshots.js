@@ -70,7 +70,7 @@ const settings = require('../utils/settings')
 const {loadPage, loadedIds, openPage, launchPage, simulate} = require('../tests/support/harness')
 const {install, lastQuery} = require('../tests/support/wx')
 const {lossyTransport} = require('../tests/support/http')
-const {tempDatabase, startServer, serverPlaysOnline} = require('../tests/support/server')
+const {tempDatabase, startServer, serverPlaysOnline, serverHasRematch} = require('../tests/support/server')
 const {settle, tapPoint, tapButton, until} = require('../tests/support/e2e')
 const {installPhones, createPhone} = require('../tests/support/phones')
 const api = require('../services/api')
@@ -436,6 +436,73 @@ async function smallScreenShots(wx, mid) {
   }), '阿明', 'share-card')
 }
 
+// --- The end of a game, the rematch and the offers at 320 px (helper F1's scenes).
+
+/**
+ * Two phones at 320 px in a timed game: the opponent's takeback offer as a
+ * card at the top with its countdown (the viewer's own bar and clock in
+ * sight below the board), the result dialog on both sides once B resigns
+ * (你赢了 in light, 你已认输 in dark), the rematch offer sent (已邀请… with
+ * 撤回) and received (对方想再来一局), and the new game both pages move to.
+ */
+async function gameEndShots() {
+  installPhones()
+  const [a, b] = ['D', 'E'].map(name => createPhone(name))
+  for (const [phone, name] of [[a, '阿明'], [b, '小红']]) {
+    phone.rec.windowWidth = 320
+    phone.rec.storage.set('gomoku.settings', JSON.stringify({confirm: 'off', muted: true, nameAsked: true}))
+    await phone.run(() => api.ensureSession().then(() => api.setName(name)))
+  }
+  const on = (phone, fn) => phone.run(fn)
+  const live = (page, who) => until(() => page.instance._live && page.instance._live.live, `${who}'s live connection`)
+  const created = await on(a, () => api.createGame({mode: 'online', rule: 'freestyle', boardSize: 15, seat: 'black', timeControl: {initialMs: 600000, incrementMs: 10000}}))
+  const pa = await a.open(ids.game, {id: created.id})
+  const pb = await b.open(ids.game, {id: created.id, join: '1'})
+  await until(() => !pa.data.waiting, 'A to see B join')
+  await live(pa, 'A')
+  await live(pb, 'B')
+  const moves = [[a, pa, 7, 7], [b, pb, 6, 8], [a, pa, 8, 8], [b, pb, 6, 6], [a, pa, 6, 7]]
+  for (const [phone, page, row, col] of moves) {
+    await on(phone, () => tapPoint(page, row, col))
+    const other = page === pa ? pb : pa
+    await until(() => other.data.board[row][col] !== 0 && !page.data.pending, 'the move on both phones')
+  }
+
+  // B asks for a takeback: A's card at the top, A's own clock running below the board.
+  await on(b, () => tapButton(pb, '请求悔棋'))
+  await until(() => pa.data.offerIn === 'takeback' && pa.data.offerInLeft, 'A to see the offer')
+  await until(() => pb.data.takebackOut && !pb.data.pending, 'B\'s page to show its offer')
+  on(a, () => shoot('game', pa, 'end-offer-top-320', {width: 320}))
+  on(b, () => shoot('game', pb, 'end-offer-sent-320', {width: 320}))
+  await on(a, () => tapButton(pa, '拒绝'))
+  await until(() => !pb.data.takebackOut && !pa.data.pending, 'B to see the refusal')
+
+  // B resigns: the result dialog on both phones.
+  await on(b, () => tapButton(pb, '认输'))
+  await until(() => pa.data.resultShown && pb.data.resultShown, 'the result on both phones')
+  on(a, () => shoot('game', pa, 'end-result-win-320', {width: 320}))
+  on(b, () => shoot('game', pb, 'end-result-resigned-320-dark', {width: 320, dark: true}))
+
+  // B asks for a rematch; A sees the offer with its ten minutes.
+  await on(b, () => tapButton(pb, '再来一局'))
+  await until(() => pb.data.rematchOut && pa.data.offerIn === 'rematch', 'the rematch offer on both phones')
+  on(b, () => shoot('game', pb, 'end-rematch-sent-320', {width: 320}))
+  on(a, () => shoot('game', pa, 'end-rematch-offer-320', {width: 320}))
+
+  // A accepts: both move to the new game, colours swapped.
+  await on(a, () => tapButton(pa, '同意'))
+  const moved = phone => phone.rec.navigations.find(n => n.type === 'redirectTo')
+  await until(() => moved(a) && moved(b), 'both pages to move to the new game')
+  const nextId = decodeURIComponent(moved(b).url.split('id=')[1])
+  const nextA = await a.open(ids.game, {id: nextId})
+  const next = await b.open(ids.game, {id: nextId})
+  await live(nextA, 'A')
+  await live(next, 'B')
+  await until(() => next.data.blackOnline && next.data.whiteOnline, 'both in the new game')
+  on(b, () => shoot('game', next, 'end-rematch-new-game-320', {width: 320}))
+  for (const [phone, page] of [[a, pa], [b, pb], [a, nextA], [b, next]]) on(phone, () => page.instance.onUnload())
+}
+
 async function main() {
   fs.mkdirSync(OUT, {recursive: true})
   const db = tempDatabase()
@@ -530,8 +597,12 @@ async function main() {
     shoot('home', home, 'home', {title: '五子棋', height: 1280})
     shoot('home', home, 'home-dark', {dark: true, title: '五子棋'})
 
-    if (serverPlaysOnline()) await onlineShots()
-    else console.warn('screenshots: this gomoku-server does not play online games yet: no 好友对战 shots')
+    if (serverPlaysOnline() && serverHasRematch()) {
+      await onlineShots()
+      await gameEndShots()
+    } else {
+      console.warn('screenshots: this gomoku-server does not play online games with the rematch yet: no 好友对战 shots')
+    }
   } finally {
     await server.stop()
     fs.rmSync(db.dir, {recursive: true, force: true})

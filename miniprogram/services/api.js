@@ -210,16 +210,36 @@ function joinGame(id) {
 }
 
 /**
- * POST /games/{id}/takeback {accept} → state: true offers a takeback or
- * accepts the opponent's; false declines theirs or withdraws one's own.
+ * The answers to an offer, the body's `action` of takeback, draw and rematch:
+ * offer, accept or decline the opponent's, withdraw one's own. Accept,
+ * decline and withdraw with nothing pending (withdrawn, answered or expired
+ * meanwhile) are 409 NO_OFFER; an offer while the opponent's of that kind
+ * waits is 409 OFFER_PENDING.
  */
-function takeback(id, accept) {
-  return _authed('POST', `/games/${_id(id)}/takeback`, {accept})
+const OFFER_ACTIONS = ['offer', 'accept', 'decline', 'withdraw']
+
+function _offer(id, kind, action) {
+  if (!OFFER_ACTIONS.includes(action)) return Promise.reject(new Error(`unknown offer action ${action}`))
+  return _authed('POST', `/games/${_id(id)}/${kind}`, {action})
 }
 
-/** POST /games/{id}/draw {accept} → state, with the same meaning of `accept` as takeback. */
-function draw(id, accept) {
-  return _authed('POST', `/games/${_id(id)}/draw`, {accept})
+/** POST /games/{id}/takeback {action} → state. */
+function takeback(id, action) {
+  return _offer(id, 'takeback', action)
+}
+
+/** POST /games/{id}/draw {action} → state. */
+function draw(id, action) {
+  return _offer(id, 'draw', action)
+}
+
+/**
+ * POST /games/{id}/rematch {action} → state of the finished game; once an
+ * offer is accepted its `rematchGameId` names the new game (colours swapped,
+ * both seated). During play: 409 GAME_NOT_OVER.
+ */
+function rematch(id, action) {
+  return _offer(id, 'rematch', action)
 }
 
 /** The WebSocket URL of a game's live stream: the base URL with ws(s) for http(s). */
@@ -266,6 +286,8 @@ module.exports = {
   joinGame,
   takeback,
   draw,
+  rematch,
+  OFFER_ACTIONS,
   liveUrl,
   openLive,
 }

@@ -119,8 +119,9 @@ const LAYOUT = {
 function boardMetrics(windowWidth, n) {
   const width0 = Math.max(240, Math.floor(windowWidth || 375))
   const guess = Math.floor((width0 - 2 * LAYOUT.margin - 2 * LAYOUT.pad) / (n + 0.8))
-  const font = Math.max(9, Math.min(12, Math.floor(guess * 0.5)))
-  const gutter = Math.max(LAYOUT.minGutter, font + 4)
+  // Coordinates stay 10 px at least: 19×19 on a 320 px screen has 15 px cells.
+  const font = Math.max(10, Math.min(12, Math.floor(guess * 0.5)))
+  const gutter = Math.max(LAYOUT.minGutter, font + 3)
   const cell = Math.min(LAYOUT.maxCell, Math.floor((width0 - 2 * LAYOUT.margin - 2 * LAYOUT.pad - gutter) / n))
   const width = n * cell + gutter + 2 * LAYOUT.pad
   return {

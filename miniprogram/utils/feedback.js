@@ -1,15 +1,19 @@
 /**
  * Sound and touch for moves: a short stone sound on each move (a lower one
- * for the AI's), and a light vibration for the player's own. Muting is the
+ * for the AI's), and a light vibration for the player's own; and a chime at
+ * the end of a game, rising for a win, falling for a loss. Muting is the
  * player's setting (utils/settings.js); the vibration goes with it.
  *
- * The sounds are two small WAV files in sounds/ (made by
+ * The sounds are small WAV files in sounds/ (made by
  * scripts/make-sounds.js). One audio context per sound is made on first use
  * and destroyed by `destroy()`, which the page calls on unload.
  */
 const SOUNDS = {
   own: '/sounds/stone.wav',
   ai: '/sounds/stone-ai.wav',
+  win: '/sounds/win.wav',
+  lose: '/sounds/lose.wav',
+  draw: '/sounds/draw.wav',
 }
 
 function createFeedback(muted) {
@@ -38,6 +42,13 @@ function createFeedback(muted) {
     /** The AI's (or, in a local game, the other side's stone from the server): a click only. */
     aiStone() {
       _play('ai')
+    },
+    /**
+     * The end of the game, by the result dialog's outcome: 'loss' falls,
+     * 'draw' repeats a note, a win (or a game the viewer had no side in) rises.
+     */
+    end(outcome) {
+      _play(outcome === 'loss' ? 'lose' : outcome === 'draw' ? 'draw' : 'win')
     },
     setMuted(value) {
       isMuted = !!value

@@ -26,21 +26,32 @@ function isOver(state) {
   return state.status !== 'playing' && state.status !== 'waiting'
 }
 
+/** The colour that made an offer (the state's `{by, expiresInMs}`, or null), 0 for none. */
+function offerBy(offer) {
+  return (offer && offer.by) || 0
+}
+
 /**
  * What an online game adds: the viewer's seat (0 for a spectator) and who
- * sits above the board, both players' presence, and the offers as the viewer sees them: `offerIn` is
- * the opponent's pending offer the viewer must answer ('takeback', 'draw' or
- * ''), `takebackOut`/`drawOut` the viewer's own, still unanswered.
+ * sits above the board, both players' presence, and the offers as the
+ * viewer sees them: `offerIn` is the opponent's pending offer the viewer
+ * must answer ('takeback', 'draw', after the end 'rematch', or ''),
+ * `takebackOut`/`drawOut`/`rematchOut` the viewer's own, still unanswered.
+ * After the end a player may ask for a rematch until one was made
+ * (`rematchGameId`, the new game).
  */
 function _onlineView(state) {
   const you = state.you || 0
   const players = state.players || {}
   const offers = state.offers || {}
+  const by = kind => offerBy(offers[kind])
   const playing = state.status === 'playing'
   const opponent = you ? 3 - you : 0
+  const rematchOpen = !!you && isOver(state) && !state.rematchGameId
   let offerIn = ''
-  if (playing && opponent && offers.takeback === opponent) offerIn = 'takeback'
-  else if (playing && opponent && offers.draw === opponent) offerIn = 'draw'
+  if (playing && opponent && by('takeback') === opponent) offerIn = 'takeback'
+  else if (playing && opponent && by('draw') === opponent) offerIn = 'draw'
+  else if (rematchOpen && by('rematch') === opponent) offerIn = 'rematch'
   const mine = (state.moveHistory || []).some(m => m.player === you)
   return {
     online: true,
@@ -51,11 +62,21 @@ function _onlineView(state) {
     blackOnline: !!(players.black && players.black.online),
     whiteOnline: !!(players.white && players.white.online),
     offerIn,
-    takebackOut: playing && !!you && offers.takeback === you,
-    drawOut: playing && !!you && offers.draw === you,
-    canTakeback: playing && !!you && mine && !offers.takeback,
-    canDraw: playing && !!you && !offers.draw,
+    takebackOut: playing && !!you && by('takeback') === you,
+    drawOut: playing && !!you && by('draw') === you,
+    rematchOut: rematchOpen && by('rematch') === you,
+    canTakeback: playing && !!you && mine && !by('takeback'),
+    canDraw: playing && !!you && !by('draw'),
+    rematchGameId: state.rematchGameId || '',
+    rematchText: _rematchText(state, offerIn, rematchOpen && by('rematch') === you),
   }
+}
+
+/** The rematch button after an online game, by where the rematch stands. */
+function _rematchText(state, offerIn, asked) {
+  if (state.rematchGameId) return '进入新对局'
+  if (offerIn === 'rematch') return '接受邀请'
+  return asked ? '已邀请…' : '再来一局'
 }
 
 /** Every field the game page shows, from a full game state; `numbers` only when they are shown. */
@@ -75,6 +96,7 @@ function gameView(state, {numbers = false} = {}) {
     over,
     canUndo: canUndo(state),
     statusText: text.statusText(state, false),
+    rematchText: '再来一局', // against a friend, where the rematch stands (_onlineView)
     blackName: names.black,
     whiteName: names.white,
   }
@@ -116,27 +138,40 @@ function gamePatch(data, state, options = {}) {
   return patch
 }
 
+/** An offer this close to its expiry when it went away is taken to have lapsed, not been answered. */
+const LAPSE_SLACK_MS = 1000
+
 /**
  * What the viewer of an online game is told when an offer went away between
- * two states ('' for nothing): the answer to their own offer, or the
- * opponent withdrawing theirs. An offer cleared by a move, or by the end of
- * the game, is no news: the board says it.
+ * two states ('' for nothing): the answer to their own offer, the opponent
+ * withdrawing theirs, or either lapsing (`elapsedMs`, the time since `prev`
+ * arrived, says whether its `expiresInMs` ran out meanwhile). An offer
+ * cleared by a move, or by the end of the game, is no news: the board says
+ * it; nor is a rematch offer cleared by the rematch it made.
  */
-function offerNews(prev, state) {
+function offerNews(prev, state, elapsedMs = 0) {
   const you = state.you
   if (!you || !prev.offers || !state.offers) return ''
-  const was = prev.offers
-  const now = state.offers
+  const was = kind => offerBy(prev.offers[kind])
+  const gone = kind => was(kind) && !offerBy(state.offers[kind])
+  const lapsed = kind => {
+    const left = prev.offers[kind].expiresInMs
+    return typeof left === 'number' && left <= elapsedMs + LAPSE_SLACK_MS
+  }
+  const told = (kind, answer) => (lapsed(kind) ? `${text.OFFER_NAMES[kind]}已过期` : answer)
+  if (gone('rematch') && isOver(state) && !state.rematchGameId) {
+    return was('rematch') === you ? told('rematch', '对方拒绝了再来一局') : told('rematch', '对方撤回了再来一局的邀请')
+  }
   const quiet = state.moveCount === prev.moveCount && state.status === 'playing'
-  if (was.takeback === you && !now.takeback) {
+  if (gone('takeback') && was('takeback') === you) {
     if (state.moveCount < prev.moveCount) return '对方同意了悔棋'
-    if (quiet) return '对方拒绝了悔棋'
+    if (quiet) return told('takeback', '对方拒绝了悔棋')
   }
   if (!quiet) return ''
-  if (was.draw === you && !now.draw) return '对方拒绝了和棋'
-  if (was.takeback === 3 - you && !now.takeback) return '对方撤回了悔棋请求'
-  if (was.draw === 3 - you && !now.draw) return '对方撤回了和棋提议'
+  if (gone('draw') && was('draw') === you) return told('draw', '对方拒绝了和棋')
+  if (gone('takeback') && was('takeback') === 3 - you) return told('takeback', '对方撤回了悔棋请求')
+  if (gone('draw') && was('draw') === 3 - you) return told('draw', '对方撤回了和棋提议')
   return ''
 }
 
-module.exports = {gameView, gameHeader, gamePatch, canUndo, isOver, offerNews}
+module.exports = {gameView, gameHeader, gamePatch, canUndo, isOver, offerBy, offerNews}

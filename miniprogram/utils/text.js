@@ -147,7 +147,7 @@ function _who(g, player) {
 
 /**
  * The result in words: "黑方胜 · 五连", "你赢了！ · 对方认输", "你输了 · 超时",
- * "和棋 · 双方同意".
+ * "和棋 · 双方同意", "你已认输".
  */
 function resultText(g) {
   if (!g || g.status === 'playing' || g.status === 'waiting') return ''
@@ -155,11 +155,13 @@ function resultText(g) {
   if (g.status === 'draw') return reason ? `和棋 · ${reason}` : '和棋'
   const winner = g.winner || (g.status === 'black_won' ? 1 : 2)
   const loser = winner === 1 ? 2 : 1
+  // The viewer's own resignation says what they did, not that they lost.
+  if (g.endReason === 'resign' && viewerSide(g) === loser) return RESIGNED_TEXT
   let who = `${colourName(winner)}胜`
   if (g.mode === 'ai' && g.ai) who = winner === g.ai.player ? 'AI 获胜' : '你赢了！'
   if (isOnline(g) && g.you) who = winner === g.you ? '你赢了！' : '你输了'
   if (g.endReason === 'resign' || g.endReason === 'timeout') {
-    // "你输了 · 你认输" reads oddly: the viewer's own loss needs no name.
+    // "你输了 · 你超时" reads oddly: the viewer's own loss needs no name.
     const loserName = isOnline(g) && g.you === loser ? '' : _who(g, loser)
     return `${who} · ${loserName}${reason}`
   }
@@ -216,6 +218,8 @@ const ERRORS = {
   ANALYSIS_NOT_FOUND: '这局还没有分析',
   ANALYSIS_RUNNING: '你的另一局还在分析中，请稍后再试',
   GAME_NOT_OVER: '好友对局结束后才能分析',
+  NO_OFFER: '对方已撤回或已过期',
+  OFFER_PENDING: '对方的提议还在等你回应',
 }
 
 /** After a lost connection, once the page shows the server's position again. */
@@ -400,6 +404,75 @@ function inviteCodeIn(textIn) {
   return m ? m[1] : ''
 }
 
+// --- The end of a game and the rematch (the game page: components/result-dialog, the offers)
+
+/** The viewer's own resignation, in the status line and the result dialog. */
+const RESIGNED_TEXT = '你已认输'
+
+/**
+ * The colour the viewer plays (1 or 2), or 0 when they have no side: a
+ * spectator, or a game of two on one phone.
+ */
+function viewerSide(g) {
+  if (isOnline(g)) return g.you || 0
+  if (g.mode === 'ai' && g.ai) return 3 - g.ai.player
+  return 0
+}
+
+/** The medal of the result dialog for each outcome. */
+const RESULT_MARKS = {win: '胜', loss: '负', draw: '和', black: '黑', white: '白'}
+
+/**
+ * The game-over moment as the result dialog shows it, null while the game
+ * goes on: `outcome` from the viewer's side ('win', 'loss', 'draw'; for a
+ * viewer with no side the winner's colour, 'black' or 'white'), `mark` the
+ * medal's character (胜 负 和, or 黑 白), `title` ("你赢了", "你已认输",
+ * "白方胜") and `how` it ended ("对方认输", "黑方五连", "棋盘已满").
+ */
+function resultView(g) {
+  if (!g || g.status === 'playing' || g.status === 'waiting') return null
+  const winner = g.status === 'draw' ? 0 : g.winner || (g.status === 'black_won' ? 1 : 2)
+  const side = viewerSide(g)
+  let outcome = 'draw'
+  if (winner && side) outcome = winner === side ? 'win' : 'loss'
+  else if (winner) outcome = winner === 1 ? 'black' : 'white'
+  const titles = {win: '你赢了', loss: '你输了', draw: '和棋', black: '黑方胜', white: '白方胜'}
+  const title = outcome === 'loss' && g.endReason === 'resign' ? RESIGNED_TEXT : titles[outcome]
+  return {outcome, mark: RESULT_MARKS[outcome], title, how: _how(g, winner)}
+}
+
+/** How a game ended, naming who did it: "对方认输", "你超时", "黑方五连", "双方同意和棋". */
+function _how(g, winner) {
+  const name = player => _who(g, player)
+  switch (g.endReason) {
+    case 'five': return `${name(winner)}五连`
+    // The title says the viewer resigned already ("你已认输").
+    case 'resign': return viewerSide(g) === 3 - winner ? '认输' : `${name(3 - winner)}认输`
+    case 'timeout': return `${name(3 - winner)}超时`
+    case 'agreement': return '双方同意和棋'
+    default: return END_REASONS[g.endReason] || ''
+  }
+}
+
+/**
+ * A toast when the opponent ended the game off the board in the viewer's
+ * favour ('' for anything else): their resignation or their flag fall.
+ */
+function opponentEndedText(g) {
+  if (!isOnline(g) || !g.you || g.winner !== g.you) return ''
+  if (g.endReason === 'resign') return '对方已认输'
+  if (g.endReason === 'timeout') return '对方超时'
+  return ''
+}
+
+/** The offers of an online game by kind (the API's `offers` keys): what the dialog and the notices call them. */
+const OFFER_NAMES = {takeback: '悔棋请求', draw: '和棋提议', rematch: '再来一局的邀请'}
+
+/** Leaving a game in play: the question, and the sheet's choices (stay is the sheet's own 取消). */
+const LEAVE_TEXT = '离开对局？时钟仍在走'
+const LEAVE_CHOICES = ['暂时离开', '认输']
+
+
 module.exports = {
   RULES,
   LEVELS,
@@ -444,4 +517,11 @@ module.exports = {
   inviteSentence,
   inviteCodeIn,
   inviterQuote,
+  RESIGNED_TEXT,
+  viewerSide,
+  resultView,
+  opponentEndedText,
+  OFFER_NAMES,
+  LEAVE_TEXT,
+  LEAVE_CHOICES,
 }

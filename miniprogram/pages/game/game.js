@@ -13,6 +13,11 @@
  *   most once) and 放弃 (show the server's position again).
  * - After any other error a short toast, then the server's state again.
  * - A first load that fails shows what happened with 重试 and 返回首页 only.
+ * - The moment a game on screen ends: components/result-dialog (the result
+ *   from the viewer's side, how it ended, 再来一局 / 复盘分析 / 返回首页), a
+ *   chime (rising for a win, falling for a loss; muted with the sound), and
+ *   under the board the same actions in place of 悔棋 / 提示 / 认输. 再来一局
+ *   starts a game with the same settings (against a friend: a rematch offer).
  * - A game against a friend (mode 'online') adds what pages/game/online.js
  *   does: the invite and waiting screen, joining from a card, the live
  *   socket, clocks, offers and the spectator's view. Every state, whether it
@@ -26,7 +31,7 @@
 const api = require('../../services/api')
 const {NETWORK_ERROR} = require('../../services/request')
 const text = require('../../utils/text')
-const {gameView, gameHeader, gamePatch} = require('../../utils/game-view')
+const {gameView, gameHeader, gamePatch, isOver} = require('../../utils/game-view')
 const {coord, boardMetrics, numbersFromMoves, CONFIRM_BELOW_PX} = require('../../utils/board')
 const {windowWidth} = require('../../utils/device')
 const {loadSettings, saveSettings, confirmNeeded} = require('../../utils/settings')
@@ -55,7 +60,7 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
     over: false,
     canUndo: false,
     statusText: '加载中…',
-    pending: 'load', // the request in flight: '' none, or load, move, undo, resign, hint, new
+    pending: 'load', // the request in flight: '' none, or load, move, undo, resign, hint, new, analysis
     loaded: false,
     loadError: '', // why the first load failed; the page then offers only 重试 and 返回首页
     canRetryLoad: true,
@@ -70,6 +75,8 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
     showNumbers: false,
     muted: false,
     showSettings: false,
+    result: null, // the result dialog's texts (utils/text.js resultView) once the game is over
+    resultShown: false, // the result dialog is open: the game ended while on screen
   }, ONLINE_DATA),
 
   onLoad(query) {
@@ -172,10 +179,16 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
       ? Object.assign(gameView(state, options), gameHeader(state), {loaded: true, loadError: ''})
       : gamePatch(this.data, state, options)
     if (first) patch.confirmOn = this._confirmOn(this.data.confirm, state.boardSize)
+    // The game reopened (a finished move undone): the dialog has nothing to say any more.
+    if (this.data.resultShown && !isOver(state)) patch.resultShown = false
+    // Offers count down from the arrival of the state that carried them.
+    const now = Date.now()
+    const elapsed = prev ? now - this._stateAt : 0
+    this._stateAt = now
     this._state = state
     // An offer that went away because of the page's own answer or withdrawal is no news to tell.
     const byMe = this.data.pending === 'answer' || this.data.pending === 'withdraw'
-    this._changes = {prev, state, first, byMe}
+    this._changes = {prev, state, first, byMe, elapsed}
     if (text.isOnline(state)) Object.assign(patch, this._onlinePatch(prev, state))
     return patch
   },
@@ -190,7 +203,25 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
       wx.setNavigationBarTitle({title: patch.title})
       this._offerShare(changes.state)
     }
-    if (text.isOnline(changes.state)) this._onlineChanged(changes.prev, changes.state, changes.byMe)
+    if (changes.prev && !isOver(changes.prev) && isOver(changes.state)) this._gameOver(changes.state)
+    if (text.isOnline(changes.state)) this._onlineChanged(changes.prev, changes.state, changes.byMe, changes.elapsed)
+  },
+
+  /**
+   * The game on screen just ended (not one opened finished): the result
+   * dialog, the chime, and a toast when the opponent resigned or ran out of
+   * time (the board does not show that).
+   */
+  _gameOver(state) {
+    const result = text.resultView(state)
+    this.setData({result, resultShown: true})
+    this._feedback.end(result.outcome)
+    const news = text.opponentEndedText(state)
+    if (news) wx.showToast({title: news, icon: 'none'})
+  },
+
+  onResultClose() {
+    this.setData({resultShown: false})
   },
 
   _confirmOn(mode, size) {
@@ -325,12 +356,18 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
     }).catch(err => this._recover(err))
   },
 
-  onNewGame() {
+  /**
+   * 再来一局: a new game with the same settings (against the AI, the same
+   * level and colour); against a friend, once the game is over, a rematch
+   * offer (pages/game/online.js).
+   */
+  onRematch() {
     if (this.data.pending || !this._state) return Promise.resolve()
+    if (this.data.resultShown) this.setData({resultShown: false})
     const {mode, rule, boardSize, ai} = this._state
+    if (mode === 'online') return isOver(this._state) ? this._rematch() : Promise.resolve()
     const settings = {mode, rule, boardSize}
     if (mode === 'ai' && ai) settings.ai = {level: ai.level, player: ai.player}
-    if (mode === 'online') Object.assign(settings, this._rematchSettings(this._state))
     this.setData({pending: 'new'})
     return api.createGame(settings).then(game => {
       this.setData({pending: ''})
@@ -347,6 +384,20 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
 
   onReplay() {
     wx.navigateTo({url: `/pages/replay/replay?id=${this._id}`})
+  },
+
+  /**
+   * 复盘分析: start the post-game analysis, then open the replay, asked to
+   * show it. A refused start (the hint bucket empty, another analysis
+   * running) still opens the replay, whose own 分析 says why when tapped.
+   */
+  onAnalyse() {
+    if (this.data.pending) return Promise.resolve()
+    this.setData({pending: 'analysis', resultShown: false})
+    return api.startAnalysis(this._id).catch(() => null).then(() => {
+      this.setData({pending: ''})
+      wx.navigateTo({url: `/pages/replay/replay?id=${this._id}&analyse=1`})
+    })
   },
 
   onSettingChange(e) {

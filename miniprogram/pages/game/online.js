@@ -19,20 +19,33 @@
  *   timer and one setData a second at most (only the changed text); at 0:00
  *   the page waits for the server, which ends the game, and asks for the
  *   state once if no news came.
- * - Offers: 请求悔棋 and 求和 send an offer (shown as 已请求… with 撤回); the
- *   opponent's offer opens components/offer-dialog with 同意 / 拒绝; the
- *   answer to one's own offer is said in a toast.
+ * - Offers: 请求悔棋 and 求和 ask first, then send an offer (shown as
+ *   已请求… with 撤回 and the time it still stands); the opponent's offer
+ *   opens components/offer-dialog at the top with 同意 / 拒绝 and the same
+ *   countdown (from the state's `expiresInMs`, counted from its arrival);
+ *   the answer to one's own offer, or its lapse, is said in a toast. An
+ *   answer to an offer that is gone meanwhile (409 NO_OFFER) closes the
+ *   dialog with a toast.
+ * - The end: a player's socket stays open after the game ends, for the
+ *   rematch: 再来一局 offers one (a pending one of the opponent's is
+ *   accepted instead); once one is accepted the state names the new game
+ *   (`rematchGameId`) and both pages move to it.
+ * - Leaving a game in play asks first (离开对局？时钟仍在走), offering 认输
+ *   as the honest alternative: the in-page 离开, and the back button through
+ *   wx.enableAlertBeforeUnload where the phone has it.
  */
 const api = require('../../services/api')
 const {createLive} = require('../../services/live')
 const text = require('../../utils/text')
-const {clockView, nextChangeIn} = require('../../utils/clock')
-const {isOver, offerNews} = require('../../utils/game-view')
-const {ask} = require('../../utils/page-actions')
+const {clockView, nextChangeIn, clockText} = require('../../utils/clock')
+const {isOver, offerBy, offerNews} = require('../../utils/game-view')
+const {ask, toastError} = require('../../utils/page-actions')
 const {shareCard, inviteText, inviterOf} = require('../../utils/share-card')
 
 /** After the running clock shows 0:00, how long to wait for the server's flag fall before asking for the state. */
 const FLAG_GRACE_MS = 1500
+/** After an offer's countdown shows 0:00, how long to wait for the server's news before asking for the state. */
+const OFFER_GRACE_MS = 1500
 
 /** The page data an online game adds (see utils/game-view.js for the fields a state sets). */
 const ONLINE_DATA = {
@@ -43,11 +56,15 @@ const ONLINE_DATA = {
   blackOnline: false,
   whiteOnline: false,
   spectators: 0,
-  offerIn: '', // the opponent's offer to answer: 'takeback', 'draw' or ''
+  offerIn: '', // the opponent's offer to answer: 'takeback', 'draw', 'rematch' or ''
   takebackOut: false,
   drawOut: false,
+  rematchOut: false,
   canTakeback: false,
   canDraw: false,
+  rematchGameId: '', // the game an accepted rematch made
+  offerInLeft: '', // how long the opponent's offer still stands ('0:42')
+  offerOutLeft: '', // how long one's own still stands
   blackClock: '',
   whiteClock: '',
   blackLow: false,
@@ -93,16 +110,23 @@ const onlineActions = {
   },
 
   /** After a new state is on screen: sounds, news of offers, a move that landed, the clock, the socket. */
-  _onlineChanged(prev, state, byMe) {
+  _onlineChanged(prev, state, byMe, elapsed) {
+    if (state.rematchGameId && (prev || this._rematchAsked)) {
+      // The rematch was made (by either player's 同意): both pages move to it.
+      this._moveToRematch(state.rematchGameId)
+      return
+    }
     if (prev) {
       const stone = state.moveCount > prev.moveCount && state.lastMove
       if (stone && stone.player !== state.you) this._feedback.aiStone()
       if (prev.status === 'waiting' && state.status === 'playing' && state.you) {
         wx.showToast({title: '好友已加入，对局开始', icon: 'none'})
       }
-      const news = byMe ? '' : offerNews(prev, state)
+      const news = byMe ? '' : offerNews(prev, state, elapsed)
       if (news) wx.showToast({title: news, icon: 'none'})
       const patch = {}
+      // The opponent's rematch offer supersedes the result card: its 同意 is the answer.
+      if (this.data.offerIn && this.data.resultShown) patch.resultShown = false
       // A move whose answer was lost: the state says whether it landed (or the game went on without it).
       const unsent = this.data.unsent
       if (unsent && state.moveCount > unsent.ply) Object.assign(patch, {unsent: null, pendingStone: null})
@@ -110,14 +134,25 @@ const onlineActions = {
       if (Object.keys(patch).length) this.setData(patch)
     }
     this._flagAsked = false
-    if (isOver(state)) this._pauseLive() // nothing will change any more: no socket, no clock
-    else this._goLive()
+    this._offerAsked = false
+    this._guardLeave(state)
+    if (this._wantsLive(state)) this._goLive()
+    else this._pauseLive() // nothing will change any more: no socket, no clock
+  },
+
+  /**
+   * Whether the page needs the live socket: an online game in play, or one
+   * over that its player may still get a rematch offer for.
+   */
+  _wantsLive(state) {
+    if (!state || !text.isOnline(state) || !this._visible || this._movedOn) return false
+    return !isOver(state) || (!!state.you && !state.rematchGameId)
   },
 
   /** Open the live socket (or keep the one there) while an online game in play is shown. */
   _goLive() {
     const state = this._state
-    if (!state || !text.isOnline(state) || isOver(state) || !this._visible) return
+    if (!this._wantsLive(state)) return
     if (!this._live) {
       this._live = createLive(this._id, {
         onState: game => this._onLiveState(game),
@@ -127,11 +162,13 @@ const onlineActions = {
     }
     this._live.start()
     this._runClock()
+    this._runOffers()
   },
 
   /** Close the socket and stop every timer (hidden, closed, or over). */
   _pauseLive() {
     this._stopClock()
+    this._stopOffers()
     if (this._live) this._live.stop()
     if (this.data.linkDown) this.setData({linkDown: false})
   },
@@ -196,7 +233,7 @@ const onlineActions = {
 
   /** The network is back (or changed): a fresh socket at once, and the state over REST meanwhile. */
   _reconnect() {
-    if (!this._live || !this._visible || !this._state || isOver(this._state)) return
+    if (!this._live || !this._wantsLive(this._state)) return
     this._live.reconnectNow()
     this._resync()
   },
@@ -274,48 +311,193 @@ const onlineActions = {
     })
   },
 
-  /** 再来一局: the same rule, board and time, the colours swapped. */
-  _rematchSettings(state) {
-    const settings = {seat: state.you === 1 ? 'white' : state.you === 2 ? 'black' : 'random'}
-    if (state.timeControl) settings.timeControl = state.timeControl
-    return settings
-  },
-
   // --- offers
 
   onTakeback() {
     const d = this.data
     if (!d.canTakeback || d.pending || d.unsent) return Promise.resolve()
-    return this._act('offer', () => api.takeback(this._id, true))
+    return ask('请求悔棋', '向对方请求悔棋？对方同意后退回。', '请求悔棋')
+      .then(confirmed => (confirmed ? this._act('offer', () => api.takeback(this._id, 'offer')) : null))
   },
 
   onOfferDraw() {
     const d = this.data
     if (!d.canDraw || d.pending || d.unsent) return Promise.resolve()
     return ask('求和', '向对方提出和棋？', '求和')
-      .then(confirmed => (confirmed ? this._act('offer', () => api.draw(this._id, true)) : null))
+      .then(confirmed => (confirmed ? this._act('offer', () => api.draw(this._id, 'offer')) : null))
+  },
+
+  /** The kind of the viewer's own pending offer, '' for none. */
+  _ownOffer() {
+    const d = this.data
+    return d.takebackOut ? 'takeback' : d.drawOut ? 'draw' : d.rematchOut ? 'rematch' : ''
   },
 
   /** 撤回: take back one's own pending offer. */
   onWithdrawOffer() {
-    const kind = this.data.takebackOut ? 'takeback' : this.data.drawOut ? 'draw' : ''
+    const kind = this._ownOffer()
     if (!kind) return Promise.resolve()
-    return this._act('withdraw', () => api[kind](this._id, false))
+    return this._offerAct('withdraw', kind, 'withdraw')
   },
 
   onOfferAccept() {
-    return this._answerOffer(true)
+    return this._answerOffer('accept')
   },
 
   onOfferDecline() {
-    return this._answerOffer(false)
+    return this._answerOffer('decline')
   },
 
-  _answerOffer(accept) {
+  _answerOffer(action) {
     const kind = this.data.offerIn
     if (!kind) return Promise.resolve()
-    return this._act('answer', () => api[kind](this._id, accept))
+    if (kind === 'rematch' && action === 'accept') this._rematchAsked = true
+    return this._offerAct('answer', kind, action)
+  },
+
+  /**
+   * Send an offer's `action` as request `what`. An offer gone meanwhile
+   * (withdrawn, answered or lapsed: 409 NO_OFFER) is no failure to recover
+   * from: the dialog closes at once, a toast says why when the viewer was
+   * answering, and the state is fetched again.
+   */
+  _offerAct(what, kind, action) {
+    if (this.data.pending || this.data.unsent) return Promise.resolve()
+    this.setData({pending: what})
+    return api[kind](this._id, action).then(state => this._show(state)).catch(err => {
+      if (err.code !== 'NO_OFFER') return this._recover(err)
+      this.setData({offerIn: '', offerInLeft: ''})
+      if (what === 'answer') toastError(err)
+      return this._sync()
+    })
+  },
+
+  // --- the end: the rematch, leaving
+
+  /**
+   * 再来一局 after the end of an online game: accept the opponent's pending
+   * offer, or offer one (the opponent sees it now, or when they come back);
+   * once a rematch was made, go to it.
+   */
+  _rematch() {
+    const d = this.data
+    if (d.rematchGameId) return Promise.resolve(this._moveToRematch(d.rematchGameId))
+    if (d.offerIn === 'rematch') return this._answerOffer('accept')
+    if (d.rematchOut || !d.you) return Promise.resolve()
+    this._rematchAsked = true
+    return this._offerAct('offer', 'rematch', 'offer')
+  },
+
+  /** Open the rematch's game in place of this one (once: a push and an answer may both name it). */
+  _moveToRematch(id) {
+    if (this._movedOn) return
+    this._movedOn = true
+    this._pauseLive()
+    wx.redirectTo({url: `/pages/game/game?id=${encodeURIComponent(id)}`})
+  },
+
+  /**
+   * Ask before the back button leaves a game in play the viewer sits in
+   * (where the phone has wx.enableAlertBeforeUnload); no question otherwise.
+   */
+  _guardLeave(state) {
+    const guard = !!state.you && state.status === 'playing' && !this._movedOn
+    if (guard === !!this._leaveGuarded) return
+    this._leaveGuarded = guard
+    if (guard && typeof wx.enableAlertBeforeUnload === 'function') {
+      wx.enableAlertBeforeUnload({message: `${text.LEAVE_TEXT}，对方会等你回来`, fail: () => {}})
+    } else if (!guard && typeof wx.disableAlertBeforeUnload === 'function') {
+      wx.disableAlertBeforeUnload({fail: () => {}})
+    }
+  },
+
+  /**
+   * 离开: out of a game in play only after a question — 暂时离开 (the clock
+   * runs on; the game waits in the continue list) or 认输, the honest
+   * alternative; anywhere else at once.
+   */
+  onLeave() {
+    const d = this.data
+    if (!(d.online && d.you && !d.over && !d.waiting)) return Promise.resolve(this._leave())
+    return new Promise(resolve => {
+      wx.showActionSheet({
+        alertText: text.LEAVE_TEXT,
+        itemList: text.LEAVE_CHOICES,
+        itemColor: '#3b2a14',
+        success: res => resolve(res.tapIndex),
+        fail: () => resolve(-1),
+      })
+    }).then(choice => {
+      if (choice === 0) return this._leave()
+      if (choice === 1) return this._act('resign', () => api.resign(this._id))
+      return null
+    })
+  },
+
+  /** Back to the page before (home), or home when this page is the first. */
+  _leave() {
+    this._guardLeave({status: 'left'})
+    wx.navigateBack({fail: () => wx.reLaunch({url: '/pages/home/home'})})
+  },
+
+  // --- offer countdowns
+
+  /**
+   * The time left of the opponent's and one's own pending offer, as shown,
+   * for those that differ from the page; counted from the arrival of the
+   * state that carried `expiresInMs`.
+   */
+  _offerLeftPatch(now) {
+    return this._changed({
+      offerInLeft: this._offerLeft(this.data.offerIn, now),
+      offerOutLeft: this._offerLeft(this._ownOffer(), now),
+    })
+  },
+
+  _offerLeftMs(kind, now) {
+    const offer = kind && this._state && this._state.offers && this._state.offers[kind]
+    if (!offerBy(offer) || typeof offer.expiresInMs !== 'number') return null
+    return offer.expiresInMs - (now - this._stateAt)
+  },
+
+  _offerLeft(kind, now) {
+    const left = this._offerLeftMs(kind, now)
+    return left === null ? '' : clockText(left)
+  },
+
+  /** Arm the one countdown timer for when a pending offer's time left next changes. */
+  _runOffers() {
+    this._stopOffers()
+    if (!this._visible || !this._state) return
+    const now = Date.now()
+    const patch = this._offerLeftPatch(now)
+    if (Object.keys(patch).length) this.setData(patch)
+    const lefts = [this.data.offerIn, this._ownOffer()].map(kind => this._offerLeftMs(kind, now)).filter(l => l !== null)
+    if (!lefts.length) return
+    const left = Math.min(...lefts)
+    if (left > 0) {
+      // Just past the next whole second, as the clocks do.
+      this._offerTimer = setTimeout(() => {
+        this._offerTimer = null
+        this._runOffers()
+      }, left - (Math.ceil(left / 1000) - 1) * 1000 + 5)
+      return
+    }
+    // 0:00: the server drops a lapsed offer; ask once in case no news comes.
+    if (this._offerAsked) return
+    this._offerAsked = true
+    this._offerTimer = setTimeout(() => {
+      this._offerTimer = null
+      this._resync()
+    }, OFFER_GRACE_MS)
+  },
+
+  _stopOffers() {
+    if (this._offerTimer) {
+      clearTimeout(this._offerTimer)
+      this._offerTimer = null
+    }
   },
 }
 
-module.exports = {onlineActions, ONLINE_DATA, FLAG_GRACE_MS}
+module.exports = {onlineActions, ONLINE_DATA, FLAG_GRACE_MS, OFFER_GRACE_MS}

@@ -192,7 +192,7 @@ describe('a local game on 15×15', () => {
 })
 
 describe('resign and a new game', () => {
-  test('resigning after a confirmation ends the game; 新对局 opens one with the same settings', async () => {
+  test('resigning after a confirmation ends the game with its result dialog; 再来一局 opens one with the same settings', async () => {
     const id = await newGameFromHome(home => {
       home.onModeChange({detail: {value: 'local'}})
       home.onRuleChange({detail: {value: 'standard'}})
@@ -209,8 +209,11 @@ describe('resign and a new game', () => {
     expect(wx.rec.modals.map(m => m.title).slice(-2)).toEqual(['认输', '认输'])
     expect(page.data.over).toBe(true)
     expect(page.data.statusText).toBe('黑方胜 · 白方认输')
+    // Two on one phone: nobody's side, the winner's colour.
+    expect(page.data.resultShown).toBe(true)
+    expect(page.data.result).toEqual({outcome: 'black', mark: '黑', title: '黑方胜', how: '白方认输'})
     wx.rec.navigations.length = 0
-    await tapButton(page, '新对局')
+    await tapButton(page, '再来一局')
     await until(() => wx.rec.navigations.length > 0, 'the new game to open')
     expect(wx.rec.navigations[0].type).toBe('redirectTo')
     const next = await openGame(lastQuery(wx).id)

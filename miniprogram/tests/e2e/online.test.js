@@ -10,13 +10,14 @@
  * come through the socket without a request; a takeback is accepted, a draw
  * declined; C opens the card and watches; the opponent leaving shows, on the
  * board and in the continue list; the server is killed and restarted
- * mid-game and both pages reconnect and play on; B resigns, and the game
- * replays and is listed as finished; and a 2-second clock falls with both
- * pages showing it.
+ * mid-game and both pages reconnect and play on; B resigns, both players see
+ * the result dialog, and the game replays and is listed as finished; B
+ * offers a rematch, A accepts, and both pages move to the new game with the
+ * colours swapped; and a 2-second clock falls with both pages showing it.
  *
  * The tests run in order and share one server. They run once the server
- * plays online games (issue 12), and are skipped, with a line saying so,
- * before that.
+ * plays online games (issue 12) with the offers of issue 24 (`{action}`
+ * bodies, the rematch), and are skipped, with a line saying so, before that.
  *
  * (The environment option above makes Jest load `ws` for Node, not its
  * browser stub.)
@@ -26,12 +27,12 @@ const config = require('../../config')
 const api = require('../../services/api')
 const {loadPage} = require('../support/harness')
 const {installPhones, createPhone} = require('../support/phones')
-const {tempDatabase, startServer, requireBinary, serverPlaysOnline} = require('../support/server')
+const {tempDatabase, startServer, requireBinary, serverPlaysOnline, serverHasRematch} = require('../support/server')
 const {until, flush, sleep, tapPoint, tapButton, buttonTexts} = require('../support/e2e')
 
 requireBinary()
-const ONLINE = serverPlaysOnline()
-if (!ONLINE) console.log('gomoku-server does not play online games yet (POST /games {"mode": "online"} is not 201): the online e2e tests are skipped')
+const ONLINE = serverPlaysOnline() && serverHasRematch()
+if (!ONLINE) console.log('gomoku-server does not play online games with offers as {"action": …} and the rematch yet (POST /games {"mode": "online"} is not 201, or /games/{id}/rematch is no route): the online e2e tests are skipped')
 const online = ONLINE ? test : test.skip
 
 const homeId = loadPage('home')
@@ -244,14 +245,20 @@ describe('a game against a friend, from the invite to the result', () => {
     expect(B.rec.requests.length).toBe(requests)
   }, 90000)
 
-  online('B resigns: both pages show the result, and the live sockets close', async () => {
+  online('B resigns: every page shows the result and its dialog; the spectator\'s socket closes, the players\' stay for a rematch', async () => {
     B.rec.modalAnswer = true
     await tapOn(B, game.b, '认输')
     await until(() => game.a.data.over && game.b.data.over && game.c.data.over, 'the result on every phone')
     expect(game.a.data.statusText).toBe('你赢了！ · 对方认输')
-    expect(game.b.data.statusText).toBe('你输了 · 认输')
+    expect(game.b.data.statusText).toBe('你已认输')
     expect(game.c.data.statusText).toBe('黑方胜 · 白方认输')
-    await until(() => [A, B, C].every(p => p.rec.sockets.every(s => !s.isOpen)), 'the sockets to close')
+    expect(game.a.data.result).toEqual({outcome: 'win', mark: '胜', title: '你赢了', how: '对方认输'})
+    expect(game.b.data.result).toEqual({outcome: 'loss', mark: '负', title: '你已认输', how: '认输'})
+    expect(game.c.data.result).toEqual({outcome: 'black', mark: '黑', title: '黑方胜', how: '白方认输'})
+    expect(A.rec.toasts).toContain('对方已认输')
+    for (const page of [game.a, game.b]) expect(buttonTexts(page).slice(0, 3)).toEqual(['复盘分析', '再来一局', '返回首页'])
+    await until(() => C.rec.sockets.every(s => !s.isOpen), 'the spectator\'s socket to close')
+    expect(game.a.instance._live.live && game.b.instance._live.live).toBe(true)
   })
 
   online('the finished game replays like any other, and is listed as finished for both, not deletable', async () => {
@@ -259,11 +266,48 @@ describe('a game against a friend, from the invite to the result', () => {
     expect(replay.data.finished).toBe(true)
     expect(replay.data.moveCount).toBe(game.a.data.moveCount)
     expect(replay.data.resultText).toBe('你赢了！ · 对方认输')
-    for (const [phone, result] of [[A, '你赢了！ · 对方认输'], [B, '你输了 · 认输']]) {
+    for (const [phone, result] of [[A, '你赢了！ · 对方认输'], [B, '你已认输']]) {
       const home = await phone.open(homeId)
       const item = home.data.finished.find(g => g.id === game.card.id)
       expect(item).toEqual(expect.objectContaining({detail: `${result} · 已下 ${game.a.data.moveCount} 手`, deletable: false}))
     }
+  })
+})
+
+describe('the rematch', () => {
+  online('B offers a rematch, A sees it and accepts, and both pages move to the new game with the colours swapped', async () => {
+    await tapOn(B, game.b, '再来一局')
+    await until(() => game.b.data.rematchOut, 'B\'s offer to be on B\'s page')
+    expect(game.b.data.offerOutLeft).toMatch(/^(10:00|9:5\d)$/)
+    await until(() => game.a.data.offerIn === 'rematch', 'A to see the offer')
+    expect(game.a.querySelector('#offer').querySelectorAll('.offer-dialog__title').map(t => t.dom.textContent)).toEqual(['对方想再来一局'])
+    const navigated = phone => phone.rec.navigations.filter(n => n.type === 'redirectTo')
+    const before = [navigated(A).length, navigated(B).length]
+    await tapOn(A, game.a, '同意')
+    await until(() => navigated(A).length > before[0] && navigated(B).length > before[1], 'both pages to move to the new game')
+    const url = navigated(A).slice(-1)[0].url
+    expect(navigated(B).slice(-1)[0].url).toBe(url)
+    const id = decodeURIComponent(url.split('id=')[1])
+    expect(id).not.toBe(game.card.id)
+    const a = await A.open(gameId, {id})
+    const b = await B.open(gameId, {id})
+    // Colours swapped: A played black, now white; same rule, size and time control; both seated, playing.
+    expect(a.data.you).toBe(2)
+    expect(b.data.you).toBe(1)
+    for (const page of [a, b]) {
+      expect(page.data.blackName).toBe('小红')
+      expect(page.data.whiteName).toBe('阿明')
+      expect(page.data.details).toBe(game.a.data.details)
+      expect(page.data.waiting).toBe(false)
+      expect(page.data.over).toBe(false)
+      expect(page.data.moveCount).toBe(0)
+    }
+    expect(b.data.statusText).toBe('轮到你了（黑）')
+    await liveOn(a, 'A')
+    await playOn(B, b, 7, 7)
+    await until(() => a.data.board[7][7] === 1, 'A to see B\'s first move in the new game')
+    A.run(() => a.instance.onUnload())
+    B.run(() => b.instance.onUnload())
   })
 })
 
@@ -283,6 +327,9 @@ describe('a timed game', () => {
     expect(a.data.statusText).toBe('你赢了！ · 对方超时')
     expect(b.data.statusText).toBe('你输了 · 超时')
     expect(b.data.whiteClock).toBe('0:00')
+    // Over, the players' sockets stay open for a rematch: closing the pages closes them.
+    A.run(() => a.instance.onUnload())
+    B.run(() => b.instance.onUnload())
     await flush()
   }, 30000)
 })

@@ -43,7 +43,7 @@ function tapPoint(page, row, col) {
 }
 
 /** The page's own components that hold buttons, by their id in the page's WXML. */
-const PARTS = ['#invite', '#offer', '#name']
+const PARTS = ['#invite', '#offer', '#name', '#result']
 
 /** Every button of the page, its own and those of the components in PARTS that are rendered. */
 function buttons(page) {

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
  * Prints `online` when the gomoku-server binary creates online games
- * (`POST /api/v1/games {"mode": "online"}` → 201), `local only` otherwise.
- * Run by tests/support/server.js serverPlaysOnline() in a child process.
+ * (`POST /api/v1/games {"mode": "online"}` → 201), `local only` otherwise;
+ * and then `rematch` when it has the offers of issue 24 (`POST
+ * /games/{id}/rematch {"action": …}` is a route: anything but 404
+ * NOT_FOUND). Run by tests/support/server.js in a child process.
  */
 const fs = require('fs')
 const {tempDatabase, startServer} = require('./server')
@@ -23,6 +25,10 @@ async function main() {
     const session = await post(server.baseUrl, '/api/v1/sessions', {})
     const game = await post(server.baseUrl, '/api/v1/games', {mode: 'online', rule: 'freestyle', boardSize: 15, seat: 'black'}, session.data.token)
     console.log(game.statusCode === 201 ? 'online' : 'local only')
+    if (game.statusCode !== 201) return
+    const rematch = await post(server.baseUrl, `/api/v1/games/${game.data.id}/rematch`, {action: 'offer'}, session.data.token)
+    const code = rematch.data && rematch.data.error && rematch.data.error.code
+    if (rematch.statusCode !== 404 || code !== 'NOT_FOUND') console.log('rematch')
   } finally {
     await server.stop()
     fs.rmSync(db.dir, {recursive: true, force: true})

@@ -79,10 +79,25 @@ function startServer(dbFile, {startTimeoutMs = 30000, addr = '127.0.0.1:0', flag
  * child process (tests/support/probe-online.js), so a test file can decide
  * at load time which of its tests run.
  */
-function serverPlaysOnline() {
-  if (!fs.existsSync(BIN)) return false
-  const res = spawnSync(process.execPath, [path.join(__dirname, 'probe-online.js')], {encoding: 'utf8', timeout: 60000})
-  return res.status === 0 && /^online$/m.test(res.stdout)
+let _probed = null
+
+/** What probe-online.js prints for the binary (once per process: it starts a server). */
+function _probe() {
+  if (_probed === null) {
+    if (!fs.existsSync(BIN)) return ''
+    const res = spawnSync(process.execPath, [path.join(__dirname, 'probe-online.js')], {encoding: 'utf8', timeout: 60000})
+    _probed = res.status === 0 ? res.stdout : ''
+  }
+  return _probed
 }
 
-module.exports = {BIN, REPO, requireBinary, tempDatabase, startServer, serverPlaysOnline}
+function serverPlaysOnline() {
+  return /^online$/m.test(_probe())
+}
+
+/** Whether the binary has the rematch and the offers' `{action}` bodies (issue 24). */
+function serverHasRematch() {
+  return /^rematch$/m.test(_probe())
+}
+
+module.exports = {BIN, REPO, requireBinary, tempDatabase, startServer, serverPlaysOnline, serverHasRematch}

@@ -45,7 +45,8 @@ function onlineState(overrides = {}) {
       black: {playerId: 'p1', name: '小明', online: true},
       white: state.status === 'waiting' ? null : {playerId: 'p2', name: '小红', online: true},
     },
-    offers: {takeback: null, draw: null},
+    offers: {takeback: null, draw: null, rematch: null},
+    rematchGameId: null,
     clock: null,
     timeControl: null,
     version: 1,
@@ -56,4 +57,9 @@ function onlineState(overrides = {}) {
   return state
 }
 
-module.exports = {gameState, onlineState}
+/** A pending offer by `by` (1 or 2) as a state carries it, standing `expiresInMs` more (60 s by default). */
+function offer(by, expiresInMs = 60000) {
+  return {by, expiresInMs}
+}
+
+module.exports = {gameState, onlineState, offer}

@@ -1,7 +1,8 @@
 /**
  * A `wx` for tests: what the app's JS calls, recorded so tests can assert on
  * it. Storage and files live in memory; toasts, modals, action sheets,
- * navigations, shares, sounds played and vibrations are recorded; the files a
+ * navigations, shares, sounds played, vibrations and the question asked
+ * before the page is left are recorded; the files a
  * chat "sends" are put in `rec.chatFiles` for wx.chooseMessageFile to offer;
  * the window is `rec.windowWidth` px wide; wx.request goes to the transport a
  * test gives (tests/support/http.js sends it over real HTTP), and
@@ -37,6 +38,10 @@ function createWx(transport, {socket = fakeSocket} = {}) {
     // What showActionSheet answers: the index tapped, or null for cancel.
     sheetAnswer: 0,
     sheets: [],
+    // The alertText of each action sheet shown, in step with `sheets`.
+    sheetAlerts: [],
+    // The question asked before the page is left (wx.enableAlertBeforeUnload), or null.
+    leaveAlert: null,
     sounds: [],
     vibrations: 0,
     // Files offered by chooseMessageFile: [{name, path, size}]; contents in `files`.
@@ -65,6 +70,7 @@ function createWx(transport, {socket = fakeSocket} = {}) {
     showToast: options => { rec.toasts.push(options.title) },
     showActionSheet: options => {
       rec.sheets.push(options.itemList)
+      rec.sheetAlerts.push(options.alertText || '')
       const tapIndex = rec.sheetAnswer
       setTimeout(() => {
         if (tapIndex === null) options.fail && options.fail({errMsg: 'showActionSheet:fail cancel'})
@@ -134,6 +140,8 @@ function createWx(transport, {socket = fakeSocket} = {}) {
       const i = rec.networkListeners.indexOf(cb)
       if (i >= 0) rec.networkListeners.splice(i, 1)
     },
+    enableAlertBeforeUnload: options => { rec.leaveAlert = options.message },
+    disableAlertBeforeUnload: () => { rec.leaveAlert = null },
     showShareMenu: () => { rec.shareMenu = 'shown' },
     hideShareMenu: () => { rec.shareMenu = 'hidden' },
     shareFileMessage: options => {

@@ -10,7 +10,7 @@ const fs = require('fs')
 const path = require('path')
 const {ROOT, loadPage, openPage, launchPage, byClass} = require('../support/harness')
 const {installScripted} = require('../support/fake-transport')
-const {onlineState} = require('../support/states')
+const {onlineState, offer} = require('../support/states')
 const {flush, until, tapButton: tap, buttonTexts} = require('../support/e2e')
 const settings = require('../../utils/settings')
 const {FLAG_GRACE_MS} = require('../../pages/game/online')
@@ -388,6 +388,12 @@ describe('the clocks', () => {
     expect(page.data.whiteClock).toBe('0:00')
     expect(page.data.statusText).toBe('你赢了！ · 对方超时')
     expect(jest.getTimerCount()).toBe(0)
+    // The opponent's flag fell: said in a toast, and the result dialog opens.
+    expect(wx.rec.toasts).toEqual(['对方超时'])
+    expect(texts(page, 'result-dialog', 'result-dialog__title')).toEqual(['你赢了'])
+    // The socket stays open for a rematch offer.
+    expect(wx.rec.sockets[0].closed).toBe(false)
+    page.instance.onUnload()
     expect(wx.rec.sockets[0].closed).toBe(true)
   })
 
@@ -424,13 +430,19 @@ describe('offers', () => {
   test('请求悔棋 sends the offer; it shows as 已请求… with 撤回; the refusal is said', async () => {
     const {page, socket} = await openLive(onlineState({moves: [[7, 7]], version: 2}))
     expect(buttonTexts(page).slice(0, 3)).toEqual(['请求悔棋', '求和', '认输'])
-    const offered = onlineState({moves: [[7, 7]], offers: {takeback: 1, draw: null}, version: 3})
+    const offered = onlineState({moves: [[7, 7]], offers: {takeback: offer(1), draw: null, rematch: null}, version: 3})
     transport.on('POST', '/api/v1/games/g1/takeback', () => [200, offered])
-    await tap(page, '请求悔棋')
-    await answered(page)
-    expect(calls('POST', '/takeback').map(c => c.data)).toEqual([{accept: true}])
+    // It asks first, as 求和 does.
+    wx.rec.modalAnswer = false
+    await page.instance.onTakeback()
+    expect(calls('POST', '/takeback')).toHaveLength(0)
+    wx.rec.modalAnswer = true
+    await page.instance.onTakeback()
+    expect(wx.rec.modals.map(m => m.title)).toEqual(['请求悔棋', '请求悔棋'])
+    expect(calls('POST', '/takeback').map(c => c.data)).toEqual([{action: 'offer'}])
     expect(buttonTexts(page)).toContain('已请求…')
-    expect(texts(page, 'game', 'game__notice-text--offer')).toEqual(['已请求悔棋，等待对方回应'])
+    // How long it stands, counted down from the state's expiresInMs.
+    expect(texts(page, 'game', 'game__notice-text--offer')).toEqual(['已请求悔棋，等待回应 1:00'])
     expect(buttonTexts(page)).toContain('撤回')
     // The opponent declines.
     socket.receive({type: 'state', game: onlineState({moves: [[7, 7]], version: 4})})
@@ -439,12 +451,12 @@ describe('offers', () => {
   })
 
   test('撤回 withdraws one\'s own offer, without a toast', async () => {
-    const {page} = await openLive(onlineState({moves: [[7, 7]], offers: {takeback: null, draw: 1}, version: 2}))
+    const {page} = await openLive(onlineState({moves: [[7, 7]], offers: {takeback: null, draw: offer(1), rematch: null}, version: 2}))
     expect(buttonTexts(page)).toContain('已求和…')
     transport.on('POST', '/api/v1/games/g1/draw', () => [200, onlineState({moves: [[7, 7]], version: 3})])
     await tap(page, '撤回')
     await answered(page)
-    expect(calls('POST', '/draw').map(c => c.data)).toEqual([{accept: false}])
+    expect(calls('POST', '/draw').map(c => c.data)).toEqual([{action: 'withdraw'}])
     expect(page.data.drawOut).toBe(false)
     expect(wx.rec.toasts).toEqual([])
   })
@@ -454,7 +466,7 @@ describe('offers', () => {
     const {page, socket} = await openLive(before)
     expect(byClass(page, 'offer-dialog', 'offer-dialog')).toHaveLength(0)
 
-    socket.receive({type: 'state', game: onlineState({you: 2, moves: [[7, 7], [6, 6], [5, 5]], offers: {takeback: 1, draw: null}, version: 6})})
+    socket.receive({type: 'state', game: onlineState({you: 2, moves: [[7, 7], [6, 6], [5, 5]], offers: {takeback: offer(1), draw: null, rematch: null}, version: 6})})
     expect(texts(page, 'offer-dialog', 'offer-dialog__title')).toEqual(['对方请求悔棋'])
     // White (the viewer) is to move: the takeback removes black's last move only.
     expect(texts(page, 'offer-dialog', 'offer-dialog__text')).toEqual(['小明 想悔一手棋，同意吗？'])
@@ -463,20 +475,20 @@ describe('offers', () => {
     expect(byClass(page, 'offer-dialog', 'offer-dialog')).toHaveLength(0)
     expect(wx.rec.toasts).toEqual(['对方撤回了悔棋请求'])
 
-    socket.receive({type: 'state', game: onlineState({you: 2, moves: [[7, 7], [6, 6], [5, 5]], offers: {takeback: 1, draw: null}, version: 8})})
+    socket.receive({type: 'state', game: onlineState({you: 2, moves: [[7, 7], [6, 6], [5, 5]], offers: {takeback: offer(1), draw: null, rematch: null}, version: 8})})
     const after = onlineState({you: 2, moves: [[7, 7], [6, 6]], version: 9})
     transport.on('POST', '/api/v1/games/g1/takeback', () => [200, after])
     expect(buttonTexts(page).slice(-2)).toEqual(['拒绝', '同意'])
     await tap(page, '同意')
     await answered(page)
-    expect(calls('POST', '/takeback').map(c => c.data)).toEqual([{accept: true}])
+    expect(calls('POST', '/takeback').map(c => c.data)).toEqual([{action: 'accept'}])
     expect(page.data.board[5][5]).toBe(0)
     expect(byClass(page, 'offer-dialog', 'offer-dialog')).toHaveLength(0)
     expect(wx.rec.toasts).toEqual(['对方撤回了悔棋请求'])
   })
 
   test('a takeback asked by the side to move takes back two moves, and the dialog says so', async () => {
-    const {page} = await openLive(onlineState({you: 2, moves: [[7, 7], [6, 6]], offers: {takeback: 1, draw: null}, version: 3}))
+    const {page} = await openLive(onlineState({you: 2, moves: [[7, 7], [6, 6]], offers: {takeback: offer(1), draw: null, rematch: null}, version: 3}))
     expect(texts(page, 'offer-dialog', 'offer-dialog__text')).toEqual(['小明 想悔棋，退回双方各一手，同意吗？'])
   })
 
@@ -486,11 +498,11 @@ describe('offers', () => {
     await page.instance.onOfferDraw()
     expect(calls('POST', '/draw')).toHaveLength(0)
 
-    socket.receive({type: 'state', game: onlineState({moves: [[7, 7], [6, 6]], offers: {takeback: null, draw: 2}, version: 3})})
+    socket.receive({type: 'state', game: onlineState({moves: [[7, 7], [6, 6]], offers: {takeback: null, draw: offer(2), rematch: null}, version: 3})})
     expect(texts(page, 'offer-dialog', 'offer-dialog__title')).toEqual(['对方提出和棋'])
     transport.on('POST', '/api/v1/games/g1/draw', () => [200, onlineState({moves: [[7, 7], [6, 6]], version: 4})])
     await page.instance.onOfferDecline()
-    expect(calls('POST', '/draw').map(c => c.data)).toEqual([{accept: false}])
+    expect(calls('POST', '/draw').map(c => c.data)).toEqual([{action: 'decline'}])
     expect(byClass(page, 'offer-dialog', 'offer-dialog')).toHaveLength(0)
     expect(wx.rec.toasts).toEqual([])
 

@@ -44,6 +44,8 @@ const PAIRS = [
   ['--c-on-primary', '--c-clock-low'],
   ['--c-danger', '--c-banner'],
   ['--c-muted', '--c-btn'],
+  // The result dialog's medal for a win.
+  ['--c-on-primary', '--c-result'],
   // The analysis's marks: on the move list's tabs (card) and in the legend (page).
   ...['--c-mark-inaccuracy', '--c-mark-mistake', '--c-mark-blunder', '--c-mark-only-move', '--c-mark-missed']
     .flatMap(t => [[t, '--c-card'], [t, '--c-page']]),

@@ -77,7 +77,7 @@ describe('utils/board', () => {
       expect(m.left).toBeGreaterThanOrEqual(6)
       expect(m.left + m.width).toBeLessThanOrEqual(width - 6)
       // Labels are readable, and the grid line sits in the middle of its cell.
-      expect(m.font).toBeGreaterThanOrEqual(9)
+      expect(m.font).toBeGreaterThanOrEqual(10)
       expect(m.mid * 2 === m.cell || m.mid * 2 + 1 === m.cell).toBe(true)
       expect(m.cell).toBeGreaterThanOrEqual(14)
     }
@@ -119,7 +119,7 @@ describe('utils/text', () => {
     const ai = {mode: 'ai', ai: {level: 'easy', player: 2}}
     expect(text.resultText(state(Object.assign({status: 'black_won', winner: 1, endReason: 'five'}, ai)))).toBe('你赢了！ · 五连')
     expect(text.resultText(state(Object.assign({status: 'black_won', winner: 1, endReason: 'resign'}, ai)))).toBe('你赢了！ · AI认输')
-    expect(text.resultText(state(Object.assign({status: 'white_won', winner: 2, endReason: 'resign'}, ai)))).toBe('AI 获胜 · 你认输')
+    expect(text.resultText(state(Object.assign({status: 'white_won', winner: 2, endReason: 'resign'}, ai)))).toBe('你已认输')
   })
 
   test('error toasts in Chinese, forbidden moves with their kind', () => {
@@ -303,7 +303,7 @@ describe('online games in words and in the view', () => {
       status: winner === 1 ? 'black_won' : 'white_won', winner, endReason, you, currentPlayer: null,
     }))
     expect(over(1, 'resign', 1)).toBe('你赢了！ · 对方认输')
-    expect(over(1, 'resign', 2)).toBe('你输了 · 认输')
+    expect(over(1, 'resign', 2)).toBe('你已认输')
     expect(over(2, 'timeout', 1)).toBe('你输了 · 超时')
     expect(over(2, 'timeout', 2)).toBe('你赢了！ · 对方超时')
     expect(over(2, 'timeout', null)).toBe('白方胜 · 黑方超时')
@@ -313,14 +313,21 @@ describe('online games in words and in the view', () => {
   })
 
   test('the view: seat, presence and offers as the viewer must treat them; no plain undo', () => {
-    const g = onlineState({you: 2, moves: [[7, 7], [6, 6]], offers: {takeback: 1, draw: 2}})
+    const g = onlineState({you: 2, moves: [[7, 7], [6, 6]], offers: {takeback: {by: 1, expiresInMs: 60000}, draw: {by: 2, expiresInMs: 50000}, rematch: null}})
     g.players.black.online = false
     const v = gameView(g)
     expect(v).toEqual(expect.objectContaining({
       online: true, you: 2, waiting: false, blackOnline: false, whiteOnline: true,
       offerIn: 'takeback', takebackOut: false, drawOut: true, canTakeback: false, canDraw: false, canUndo: false,
-      blackName: '小明', whiteName: '小红',
+      blackName: '小明', whiteName: '小红', rematchOut: false, rematchGameId: '', rematchText: '再来一局',
     }))
+    // After the end: the opponent's rematch offer to answer, or one's own waiting; once made, the new game.
+    const over = extra => gameView(onlineState(Object.assign({you: 2, moves: [[7, 7]], status: 'black_won', winner: 1, endReason: 'resign', currentPlayer: null}, extra)))
+    expect(over({offers: {takeback: null, draw: null, rematch: {by: 1, expiresInMs: 600000}}})).toEqual(expect.objectContaining({offerIn: 'rematch', rematchOut: false, rematchText: '接受邀请'}))
+    expect(over({offers: {takeback: null, draw: null, rematch: {by: 2, expiresInMs: 600000}}})).toEqual(expect.objectContaining({offerIn: '', rematchOut: true, rematchText: '已邀请…'}))
+    expect(over({rematchGameId: 'g2', offers: {takeback: null, draw: null, rematch: null}})).toEqual(expect.objectContaining({offerIn: '', rematchGameId: 'g2', rematchText: '进入新对局'}))
+    // A spectator answers nothing.
+    expect(over({you: null, offers: {takeback: null, draw: null, rematch: {by: 1, expiresInMs: 600000}}}).offerIn).toBe('')
     const fresh = gameView(onlineState({you: 1}))
     expect(fresh.canTakeback).toBe(false) // nothing of one's own to take back
     expect(fresh.canDraw).toBe(true)
@@ -330,17 +337,58 @@ describe('online games in words and in the view', () => {
   })
 
   test('offer news: the answer to one\'s own offer, the opponent withdrawing; nothing when a move or the end cleared it', () => {
-    const before = offers => onlineState({moves: [[7, 7], [6, 6], [5, 5]], offers, version: 1})
+    const by = (who, ms = 60000) => (who ? {by: who, expiresInMs: ms} : null)
+    const before = (takeback, draw) => onlineState({moves: [[7, 7], [6, 6], [5, 5]], offers: {takeback: by(takeback), draw: by(draw), rematch: null}, version: 1})
     const after = (moves, extra) => onlineState(Object.assign({moves, version: 2}, extra))
     const three = [[7, 7], [6, 6], [5, 5]]
-    expect(offerNews(before({takeback: 1, draw: null}), after(three.slice(0, 2)))).toBe('对方同意了悔棋')
-    expect(offerNews(before({takeback: 1, draw: null}), after(three))).toBe('对方拒绝了悔棋')
-    expect(offerNews(before({takeback: null, draw: 1}), after(three))).toBe('对方拒绝了和棋')
-    expect(offerNews(before({takeback: 2, draw: null}), after(three))).toBe('对方撤回了悔棋请求')
-    expect(offerNews(before({takeback: null, draw: 2}), after(three))).toBe('对方撤回了和棋提议')
-    expect(offerNews(before({takeback: null, draw: 1}), after(three.concat([[4, 4]])))).toBe('')
-    expect(offerNews(before({takeback: null, draw: 1}), after(three, {status: 'draw', endReason: 'agreement'}))).toBe('')
-    expect(offerNews(before({takeback: null, draw: 1}), after(three, {you: null}))).toBe('')
+    expect(offerNews(before(1, 0), after(three.slice(0, 2)))).toBe('对方同意了悔棋')
+    expect(offerNews(before(1, 0), after(three))).toBe('对方拒绝了悔棋')
+    expect(offerNews(before(0, 1), after(three))).toBe('对方拒绝了和棋')
+    expect(offerNews(before(2, 0), after(three))).toBe('对方撤回了悔棋请求')
+    expect(offerNews(before(0, 2), after(three))).toBe('对方撤回了和棋提议')
+    expect(offerNews(before(0, 1), after(three.concat([[4, 4]])))).toBe('')
+    expect(offerNews(before(0, 1), after(three, {status: 'draw', endReason: 'agreement'}))).toBe('')
+    expect(offerNews(before(0, 1), after(three, {you: null}))).toBe('')
+    // Gone once its time was up (60 s after it arrived, give or take a second): it lapsed, nobody answered.
+    expect(offerNews(before(1, 0), after(three), 59500)).toBe('悔棋请求已过期')
+    expect(offerNews(before(0, 2), after(three), 60000)).toBe('和棋提议已过期')
+    expect(offerNews(before(0, 1), after(three), 30000)).toBe('对方拒绝了和棋')
+  })
+
+  test('rematch news: declined, withdrawn or lapsed; nothing once the rematch is made', () => {
+    const over = {moves: [[7, 7]], status: 'black_won', winner: 1, endReason: 'resign', currentPlayer: null}
+    const with_ = (rematch, extra) => onlineState(Object.assign({}, over, {offers: {takeback: null, draw: null, rematch}}, extra))
+    expect(offerNews(with_({by: 1, expiresInMs: 600000}), with_(null))).toBe('对方拒绝了再来一局')
+    expect(offerNews(with_({by: 2, expiresInMs: 600000}), with_(null))).toBe('对方撤回了再来一局的邀请')
+    expect(offerNews(with_({by: 1, expiresInMs: 2000}), with_(null), 1500)).toBe('再来一局的邀请已过期')
+    expect(offerNews(with_({by: 1, expiresInMs: 600000}), with_(null, {rematchGameId: 'g2'}))).toBe('')
+  })
+
+  test('the result dialog from the viewer\'s side, for every way a game ends', () => {
+    const end = (status, winner, endReason, extra) => text.resultView(onlineState(Object.assign({status, winner, endReason, currentPlayer: null}, extra)))
+    const won = (winner, endReason, you) => end(winner === 1 ? 'black_won' : 'white_won', winner, endReason, {you})
+    expect(won(1, 'five', 1)).toEqual({outcome: 'win', mark: '胜', title: '你赢了', how: '你五连'})
+    expect(won(1, 'five', 2)).toEqual({outcome: 'loss', mark: '负', title: '你输了', how: '对方五连'})
+    expect(won(2, 'resign', 2)).toEqual({outcome: 'win', mark: '胜', title: '你赢了', how: '对方认输'})
+    expect(won(2, 'resign', 1)).toEqual({outcome: 'loss', mark: '负', title: '你已认输', how: '认输'})
+    expect(won(1, 'timeout', 2)).toEqual({outcome: 'loss', mark: '负', title: '你输了', how: '你超时'})
+    expect(won(1, 'timeout', 1)).toEqual({outcome: 'win', mark: '胜', title: '你赢了', how: '对方超时'})
+    // A spectator sees who won.
+    expect(won(2, 'five', null)).toEqual({outcome: 'white', mark: '白', title: '白方胜', how: '白方五连'})
+    expect(won(1, 'resign', null)).toEqual({outcome: 'black', mark: '黑', title: '黑方胜', how: '白方认输'})
+    expect(end('draw', null, 'agreement', {you: 1})).toEqual({outcome: 'draw', mark: '和', title: '和棋', how: '双方同意和棋'})
+    expect(end('draw', null, 'board_full', {you: null})).toEqual({outcome: 'draw', mark: '和', title: '和棋', how: '棋盘已满'})
+    expect(end('draw', null, 'no_five_possible', {you: 2})).toEqual({outcome: 'draw', mark: '和', title: '和棋', how: '双方均无法成五'})
+    // Against the AI the player has a side; two on one phone nobody has.
+    const ai = {mode: 'ai', ai: {level: 'easy', player: 2}}
+    expect(text.resultView(state(Object.assign({status: 'white_won', winner: 2, endReason: 'five'}, ai)))).toEqual({outcome: 'loss', mark: '负', title: '你输了', how: 'AI五连'})
+    expect(text.resultView(state({status: 'black_won', winner: 1, endReason: 'five'}))).toEqual({outcome: 'black', mark: '黑', title: '黑方胜', how: '黑方五连'})
+    expect(text.resultView(state({}))).toBeNull()
+    // The toast for the opponent ending it off the board, in the viewer's favour only.
+    expect(text.opponentEndedText(onlineState({status: 'white_won', winner: 2, endReason: 'resign', you: 2}))).toBe('对方已认输')
+    expect(text.opponentEndedText(onlineState({status: 'white_won', winner: 2, endReason: 'timeout', you: 2}))).toBe('对方超时')
+    expect(text.opponentEndedText(onlineState({status: 'white_won', winner: 2, endReason: 'resign', you: 1}))).toBe('')
+    expect(text.opponentEndedText(onlineState({status: 'white_won', winner: 2, endReason: 'five', you: 2}))).toBe('')
   })
 
   test('the display-name rule: 1–16 characters after trimming, no control characters', () => {
@@ -385,16 +433,22 @@ describe('utils/feedback and the bundled sounds', () => {
     wx = install(() => {})
   })
 
-  test('the player\'s stone clicks and buzzes, the AI\'s only clicks; muted, neither', () => {
+  test('the player\'s stone clicks and buzzes, the AI\'s only clicks, the end chimes by its outcome; muted, none', () => {
     const fb = createFeedback(false)
     fb.ownStone()
     fb.aiStone()
     expect(wx.rec.sounds).toEqual([SOUNDS.own, SOUNDS.ai])
     expect(wx.rec.vibrations).toBe(1)
+    fb.end('win')
+    fb.end('loss')
+    fb.end('draw')
+    fb.end('white') // a game the viewer had no side in
+    expect(wx.rec.sounds.slice(2)).toEqual([SOUNDS.win, SOUNDS.lose, SOUNDS.draw, SOUNDS.win])
     fb.setMuted(true)
     fb.ownStone()
     fb.aiStone()
-    expect(wx.rec.sounds).toHaveLength(2)
+    fb.end('win')
+    expect(wx.rec.sounds).toHaveLength(6)
     expect(wx.rec.vibrations).toBe(1)
     fb.destroy()
   })
