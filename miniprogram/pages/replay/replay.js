@@ -98,7 +98,10 @@ Page(Object.assign({}, pageActions, {
     this._finalWinLine = ''
     this._touch = null
     this.setData({showNumbers: loadSettings().numbers})
-    return this._load()
+    // The game page's 复盘分析 opens the replay with `analyse=1`, having started the analysis.
+    return this._load().then(() => {
+      if (query.analyse === '1' && this.data.loaded) return this.onAnalyse()
+    })
   },
 
   _load() {

@@ -226,6 +226,15 @@ describe('the replay page', () => {
     expect(page.querySelector('#graph').data.bars.map(b => b.black)).toEqual([60, 58, 31, 30])
   })
 
+  test('opened from the game page\'s 复盘分析 (analyse=1), the analysis it started shows at once', async () => {
+    serve()
+    serveAnalysis([[200, analysis(4)]])
+    const page = await openPage(replayId, {id: 'g1', analyse: '1'})
+    expect(posts()).toHaveLength(0) // the game page started it
+    expect(page.data.analysisShown).toBe(true)
+    expect(page.querySelector('#graph').data.bars.map(b => b.black)).toEqual([60, 58, 31, 30])
+  })
+
   test('a marked move shows the engine\'s better move as a ring, and says what it found', async () => {
     serve()
     serveAnalysis([[200, analysis(4)]])
