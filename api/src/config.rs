@@ -324,14 +324,10 @@ pub struct Config {
 
     /// Connections (live sockets included) one client address may hold open at once, an IPv6
     /// client counted by its /64; the excess is closed as soon as it is accepted. Counted by
-    /// the peer address, even with `--trust-forwarded-for` (0 lifts the limit).
-    #[arg(
-        long,
-        env = "GOMOKU_MAX_CONNECTIONS_PER_ADDRESS",
-        default_value_t = 256,
-        global = true
-    )]
-    pub max_connections_per_address: u32,
+    /// the peer address (0 lifts the limit). Default: 256, or none with `--trust-forwarded-for`
+    /// (behind a proxy every client has the proxy's address; the proxy caps its clients).
+    #[arg(long, env = "GOMOKU_MAX_CONNECTIONS_PER_ADDRESS", global = true)]
+    pub max_connections_per_address: Option<u32>,
 
     /// Connections open at once from all clients; the excess is closed as soon as it is
     /// accepted (default: the open-files limit less 64 and 4 per database connection, kept for
@@ -369,6 +365,16 @@ impl Config {
     /// The cap on open connections: the flag, or what `open_files` (the process's limit on open
     /// files) leaves once the database's files and sockets and a few others are set aside; at
     /// least half of `open_files`, so that a low limit still serves.
+    /// The cap on one peer address's connections (0: none): as set, or 256 when clients connect
+    /// directly and none behind a proxy, whose one address every client would share.
+    pub fn max_connections_per_address(&self) -> u32 {
+        match self.max_connections_per_address {
+            Some(n) => n,
+            None if self.trust_forwarded_for => 0,
+            None => 256,
+        }
+    }
+
     pub fn max_connections(&self, open_files: u64) -> usize {
         match self.max_connections {
             Some(n) => n as usize,
@@ -473,8 +479,18 @@ mod tests {
         assert_eq!(c.session_renew_grace(), Duration::from_secs(30 * 86_400));
         assert!(c.ai_permits() >= 1);
         assert_eq!(c.header_read_timeout(), Duration::from_secs(10));
-        assert_eq!(c.max_connections_per_address, 256);
+        assert_eq!(c.max_connections_per_address(), 256);
         assert_eq!(c.max_connections, None);
+    }
+
+    /// Behind a proxy (every client at its address) no cap per address applies unless one is set.
+    #[test]
+    fn no_cap_per_address_behind_a_proxy_unless_set() {
+        let mut c = Config::for_database("sqlite::memory:");
+        c.trust_forwarded_for = true;
+        assert_eq!(c.max_connections_per_address(), 0);
+        c.max_connections_per_address = Some(1000);
+        assert_eq!(c.max_connections_per_address(), 1000);
     }
 
     /// Unset, the cap on connections leaves room for the database's connections (SQLite's

@@ -59,7 +59,7 @@ pub async fn serve(
         .map_or(1024, |(soft, _)| soft);
     let (total, per_address) = (
         config.max_connections(open_files),
-        config.max_connections_per_address,
+        config.max_connections_per_address(),
     );
     let cap = ConnectionCap::new(per_address, total);
     tracing::info!(total, per_address, "connections allowed at once");
