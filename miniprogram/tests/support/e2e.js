@@ -70,4 +70,9 @@ function playAt(page, row, col) {
   return settle(page, () => tapPoint(page, row, col))
 }
 
-module.exports = {sleep, until, flush, settle, tapPoint, tapButton, buttonTexts, playAt}
+/** Wait until the page has its answer to the request a tap sent. */
+function answered(page) {
+  return until(() => !page.data.pending, 'the answer')
+}
+
+module.exports = {sleep, until, flush, settle, tapPoint, tapButton, buttonTexts, playAt, answered}

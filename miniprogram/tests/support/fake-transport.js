@@ -31,6 +31,8 @@ function fakeTransport() {
     return transport
   }
   transport.state = state
+  /** The requests sent so far with this method and a path ending in `suffix`. */
+  transport.calls = (method, suffix) => state.calls.filter(c => c.method === method && c.path.endsWith(suffix))
   return transport
 }
 

@@ -86,4 +86,9 @@ function byClass(node, tag, cls) {
   return Array.from(dom.querySelectorAll(`.${tag}--${cls}`))
 }
 
-module.exports = {ROOT, simulate, load, loadedIds, loadPage, openPage, launchPage, payloadBytes, byClass}
+/** The trimmed texts of those elements. */
+function textsOf(node, tag, cls) {
+  return byClass(node, tag, cls).map(el => el.textContent.trim())
+}
+
+module.exports = {ROOT, simulate, load, loadedIds, loadPage, openPage, launchPage, payloadBytes, byClass, textsOf}

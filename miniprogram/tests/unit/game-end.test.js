@@ -7,10 +7,10 @@
  * the move of both pages to the new game), leaving a game in play, and the
  * offers' countdown and an answer to an offer that is gone (409 NO_OFFER).
  */
-const {openPage, loadPage, byClass} = require('../support/harness')
+const {openPage, loadPage, byClass, textsOf} = require('../support/harness')
 const {installScripted} = require('../support/fake-transport')
 const {gameState, onlineState, offer} = require('../support/states')
-const {flush, until, tapButton: tap, buttonTexts} = require('../support/e2e')
+const {flush, until, tapButton: tap, buttonTexts, answered} = require('../support/e2e')
 const settings = require('../../utils/settings')
 const {SOUNDS} = require('../../utils/feedback')
 const {OFFER_GRACE_MS} = require('../../pages/game/online')
@@ -29,9 +29,8 @@ afterEach(() => {
   jest.useRealTimers()
 })
 
-const calls = (method, suffix) => transport.state.calls.filter(c => c.method === method && c.path.endsWith(suffix))
-const texts = (page, tag, cls) => byClass(page, tag, cls).map(el => el.textContent.trim())
-const answered = page => until(() => !page.data.pending, 'the answer')
+const calls = (method, suffix) => transport.calls(method, suffix)
+const texts = textsOf
 /** The result dialog as the player reads it: [medal, title, how], or [] when closed. */
 const dialog = page => ['mark', 'title', 'how'].flatMap(part => texts(page, 'result-dialog', `result-dialog__${part}`))
 const noOffers = {takeback: null, draw: null, rematch: null}

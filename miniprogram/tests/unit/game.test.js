@@ -23,7 +23,7 @@ beforeEach(() => {
   settings.saveSettings({confirm: 'off'})
 })
 
-const calls = (method, suffix) => transport.state.calls.filter(c => c.method === method && c.path.endsWith(suffix))
+const calls = (method, suffix) => transport.calls(method, suffix)
 
 /** Answer moves as the server would for a local game: the stone, then the other side to move. */
 function acceptMoves(from) {

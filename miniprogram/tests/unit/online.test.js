@@ -8,10 +8,10 @@
  */
 const fs = require('fs')
 const path = require('path')
-const {ROOT, loadPage, openPage, launchPage, byClass} = require('../support/harness')
+const {ROOT, loadPage, openPage, launchPage, byClass, textsOf} = require('../support/harness')
 const {installScripted} = require('../support/fake-transport')
 const {onlineState, offer} = require('../support/states')
-const {flush, until, tapButton: tap, buttonTexts} = require('../support/e2e')
+const {flush, until, tapButton: tap, buttonTexts, answered} = require('../support/e2e')
 const settings = require('../../utils/settings')
 const {FLAG_GRACE_MS} = require('../../pages/game/online')
 
@@ -29,11 +29,9 @@ afterEach(() => {
   jest.useRealTimers()
 })
 
-const calls = (method, suffix) => transport.state.calls.filter(c => c.method === method && c.path.endsWith(suffix))
-const texts = (page, tag, cls) => byClass(page, tag, cls).map(el => el.textContent.trim())
+const calls = (method, suffix) => transport.calls(method, suffix)
+const texts = textsOf
 
-/** Wait until the page has its answer to the request a tap sent. */
-const answered = page => until(() => !page.data.pending, 'the answer')
 
 /** Socket number `n` (1-based) made by the page, once it exists (the session is read first). */
 async function socketNo(n) {
