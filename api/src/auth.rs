@@ -1,5 +1,4 @@
-//! Bearer tokens and sessions: making tokens, and turning an `Authorization` header into a
-//! player.
+//! Bearer tokens and sessions: making tokens, and telling the player of a token's session.
 //!
 //! A token is 256 random bits written as 64 hex digits. Only its SHA-256 is stored and looked
 //! up. A session expires once unused for the idle time (401 SESSION_EXPIRED, which a client
@@ -9,25 +8,18 @@
 //! (a minute on SQLite, not at all on PostgreSQL, where any instance may end a session); tokens
 //! are never logged.
 //!
-//! The [`Player`] extractor takes what it needs from the application state through `FromRef`
-//! (the database, [`Sessions`], the rate [`Limits`]) and applies the per-token write limit to
-//! every POST, PATCH and DELETE (moves, joins, offers, resignations, renames…), so only valid
-//! sessions take room in the limiter.
+//! The HTTP edge reads the token from the `Authorization` header and asks [`Sessions::player`]
+//! (the extractor `http::auth::Player`).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use axum::extract::{FromRef, FromRequestParts};
-use axum::http::request::Parts;
-use axum::http::{header, Method};
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
-use crate::error::ApiError;
-use crate::limits::Limits;
-use crate::store::{self, players, Db};
+use crate::store::{self, players, Db, StoreError};
 
 /// Sessions remembered in memory; past this the cache starts over (it is only a shortcut).
 const CACHE_LIMIT: usize = 100_000;
@@ -51,12 +43,17 @@ pub fn hash_token(token: &str) -> [u8; 32] {
     Sha256::digest(token.to_ascii_lowercase().as_bytes()).into()
 }
 
-/// The token in an `Authorization: Bearer <64 hex digits>` header, if well formed.
-fn bearer(parts: &Parts) -> Option<&str> {
-    let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = value.split_once(' ')?;
-    let token = token.trim();
-    (scheme.eq_ignore_ascii_case("bearer") && is_token(token)).then_some(token)
+/// Why a token gives no player.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The token names no session: never issued, or ended.
+    #[error("no such session")]
+    Unknown,
+    /// The session went unused for the idle time.
+    #[error("the session has expired")]
+    Expired,
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }
 
 /// A remembered session.
@@ -124,16 +121,16 @@ impl Sessions {
         }
     }
 
-    /// The player of the session under `hash`: 401 UNAUTHORIZED when there is none, 401
-    /// SESSION_EXPIRED when it has gone unused for the idle time. Refreshes the stored last use
-    /// when it is a day old.
-    pub async fn player(&self, db: &Db, hash: [u8; 32]) -> Result<String, ApiError> {
+    /// The player of the session under `hash`: [`SessionError::Unknown`] when there is none,
+    /// [`SessionError::Expired`] when it has gone unused for the idle time. Refreshes the stored
+    /// last use when it is a day old.
+    pub async fn player(&self, db: &Db, hash: [u8; 32]) -> Result<String, SessionError> {
         let mut session = match self.remembered(&hash) {
             Some(seen) => seen,
             None => {
                 let Some(stored) = players::session(db, &hash).await? else {
                     self.forget(&hash);
-                    return Err(ApiError::Unauthorized);
+                    return Err(SessionError::Unknown);
                 };
                 let seen = Seen {
                     player_id: stored.player_id,
@@ -146,7 +143,7 @@ impl Sessions {
         };
         let unused = OffsetDateTime::now_utc() - session.last_used;
         if unused > self.idle {
-            return Err(ApiError::SessionExpired);
+            return Err(SessionError::Expired);
         }
         if unused > REFRESH_AFTER {
             // Failing to record the use costs nothing now (the session stays valid), so the
@@ -163,60 +160,9 @@ impl Sessions {
     }
 }
 
-/// The hash of a well-formed bearer token, whether or not it names a session (for logout, which
-/// also ends an expired session).
-#[derive(Debug, Clone, Copy)]
-pub struct Bearer(pub [u8; 32]);
-
-impl<S: Send + Sync> FromRequestParts<S> for Bearer {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Bearer, ApiError> {
-        let token = bearer(parts).ok_or(ApiError::Unauthorized)?;
-        Ok(Bearer(hash_token(token)))
-    }
-}
-
-/// The authenticated caller.
-#[derive(Debug, Clone)]
-pub struct Player {
-    pub id: String,
-    /// The hash of the token the request came with: the key of its per-session limits.
-    pub session: [u8; 32],
-}
-
-impl<S> FromRequestParts<S> for Player
-where
-    S: Send + Sync,
-    Db: FromRef<S>,
-    Arc<Sessions>: FromRef<S>,
-    Arc<Limits>: FromRef<S>,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Player, ApiError> {
-        let Bearer(hash) = Bearer::from_request_parts(parts, state).await?;
-        let sessions = Arc::<Sessions>::from_ref(state);
-        let id = sessions.player(&Db::from_ref(state), hash).await?;
-        if matches!(parts.method, Method::POST | Method::PATCH | Method::DELETE) {
-            Arc::<Limits>::from_ref(state).write(&hash)?;
-        }
-        Ok(Player { id, session: hash })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::Request;
-
-    fn parts_with(auth: Option<&str>) -> Parts {
-        let mut builder = Request::builder().uri("/api/v1/games");
-        if let Some(value) = auth {
-            builder = builder.header(header::AUTHORIZATION, value);
-        }
-        builder.body(()).unwrap().into_parts().0
-    }
 
     /// Tokens are 64 hex digits and differ every time.
     #[test]
@@ -226,27 +172,5 @@ mod tests {
         assert_ne!(a, b);
         assert_ne!(hash_token(&a), hash_token(&b));
         assert_eq!(hash_token(&a), hash_token(&a.to_ascii_uppercase()));
-    }
-
-    /// Only a well-formed bearer header yields a token.
-    #[test]
-    fn bearer_parsing() {
-        let token = new_token();
-        assert_eq!(
-            bearer(&parts_with(Some(&format!("Bearer {token}")))),
-            Some(token.as_str())
-        );
-        assert_eq!(
-            bearer(&parts_with(Some(&format!("bearer {token}")))),
-            Some(token.as_str())
-        );
-        assert_eq!(bearer(&parts_with(None)), None);
-        assert_eq!(bearer(&parts_with(Some(&token))), None);
-        assert_eq!(bearer(&parts_with(Some("Bearer short"))), None);
-        assert_eq!(bearer(&parts_with(Some(&format!("Basic {token}")))), None);
-        assert_eq!(
-            bearer(&parts_with(Some(&format!("Bearer {}", "z".repeat(64))))),
-            None
-        );
     }
 }

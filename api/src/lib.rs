@@ -1,18 +1,33 @@
 //! The Gomoku game service: the single authority over rules, games and replays.
 //!
-//! Layers, from the bottom: the rules (`gomoku-rules`) and the AI (`gomoku-engine`) are crates
-//! of their own; [`store`] maps SQLite rows to the rules' types; [`ai`] runs the engine off the
-//! async runtime, and [`analysis`] runs post-game analyses through it in the background;
-//! [`online`] holds online play's clock arithmetic, live hub and flag timers; [`limits`] holds
-//! the rate limits and [`auth`] the sessions; [`http`] is the REST API and the live WebSocket on
-//! top, and nothing imports it. [`serve`] and [`store::backup`] are what the
-//! `gomoku-server` binary runs.
+//! The layers, from the bottom; each imports only from the layers below it (and the same
+//! layer's modules named with it):
+//!
+//! 1. The rules (`gomoku-rules`) and the engine (`gomoku-engine`) are crates of their own: the
+//!    engine knows the rules, the rules know nothing else.
+//! 2. [`ai`] runs the engine off the async runtime under a fair queue; [`config`] is the
+//!    server's flags (it names [`ai`]'s analysis budget); [`limits`] the rate limits;
+//!    [`wechat`] the WeChat login client.
+//! 3. [`store`] maps SQLite and PostgreSQL rows to the rules' types behind one interface, and
+//!    tells its watchers of every commit.
+//! 4. On the store: [`auth`] tokens and sessions; [`analysis`] the post-game analyses, run
+//!    through [`ai`] in the background; [`online::clock`] and [`online::offers`], online play's
+//!    clock arithmetic and offer rules, pure.
+//! 5. [`games`], the game service: what every request to a game decides (moves and the AI's
+//!    reply, undo, resign, seats, offers, flag falls, creating and deleting), loading once,
+//!    deciding, and committing guarded by the version; its errors are domain values.
+//! 6. [`online::hub`] and [`online::timers`], fed by the store's commit hooks: the hub carries
+//!    commits to live sockets, the timers end games on time through [`games::commit`].
+//! 7. [`state`] gathers what the handlers share, and [`http`] is the REST API and the live
+//!    WebSocket on top: it extracts, calls the layers below and renders; the one error type
+//!    (`http::error::ApiError`) and the extractors (`http::auth`) are its own. Nothing imports
+//!    it but [`serve`], which with [`store::backup`] is what the `gomoku-server` binary runs.
 
 pub mod ai;
 pub mod analysis;
 pub mod auth;
 pub mod config;
-pub mod error;
+pub mod games;
 pub mod http;
 pub mod limits;
 pub mod online;

@@ -1,7 +1,8 @@
-//! What the handlers share: the database, the configuration, the AI pool and the analysis tasks,
-//! the sessions, the rate limits, the WeChat client, and online play's live hub and flag timers. Cheap to clone
-//! (everything is behind `Arc` or is a handle). Each part is its own `FromRef` source, so an extractor such as
-//! [`Player`](crate::auth::Player) asks for the parts it needs rather than for all of this.
+//! What the handlers share: the database, the configuration, the game service, the AI pool and
+//! the analysis tasks, the sessions, the rate limits, the WeChat client, and online play's live
+//! hub and flag timers. Cheap to clone (everything is behind `Arc` or is a handle). Each part is
+//! its own `FromRef` source, so an extractor such as
+//! [`Player`](crate::http::auth::Player) asks for the parts it needs rather than for all of this.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,6 +13,7 @@ use crate::ai::Ai;
 use crate::analysis::Analyses;
 use crate::auth::Sessions;
 use crate::config::Config;
+use crate::games::{Games, Terms};
 use crate::limits::Limits;
 use crate::online::hub::Hub;
 use crate::online::timers::Timers;
@@ -22,6 +24,8 @@ use crate::wechat::WeChat;
 pub struct AppState {
     pub db: Db,
     pub config: Arc<Config>,
+    /// The game service: what requests to games decide.
+    pub games: Games,
     pub ai: Ai,
     /// Post-game analyses running in this process.
     pub analyses: Arc<Analyses>,
@@ -59,8 +63,18 @@ impl AppState {
         if !db.watch(watchers) {
             tracing::warn!("the database already has watchers; this state's hub stays unfed");
         }
+        let games = Games::new(
+            db.clone(),
+            ai.clone(),
+            Terms {
+                max_unfinished_games: config.max_unfinished_games,
+                offer_ttl: config.offer_ttl(),
+                rematch_ttl: config.rematch_ttl(),
+            },
+        );
         AppState {
             db,
+            games,
             ai,
             analyses,
             hub,

@@ -17,13 +17,12 @@ use axum::{Json, Router};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::auth::Player;
+use super::error::{ApiError, ErrorBody};
 use super::extract::GameId;
-use super::games::load;
 use super::responses::{Busy, GameNotFound, RateLimited, Unauthorized};
 use super::view::PointView;
 use super::wire::{AnalysisStatusName, MarkName, Wire};
-use crate::auth::Player;
-use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
 use crate::store::analyses::{self, AnalysedMove, Analysis, AnalysisStatus, Started};
 use crate::store::games::{Mode, Role, StoredGame};
@@ -149,7 +148,7 @@ pub async fn start_analysis(
     player: Player,
     GameId(id): GameId,
 ) -> Result<(StatusCode, Json<AnalysisView>), ApiError> {
-    let stored = load(&state, &player, &id).await?;
+    let stored = state.games.load(&player.id, &id).await?;
     if stored.role(&player.id) == Some(Role::Spectator) {
         return Err(ApiError::NotAPlayer);
     }
@@ -206,7 +205,7 @@ pub async fn read_analysis(
     player: Player,
     GameId(id): GameId,
 ) -> Result<Json<AnalysisView>, ApiError> {
-    let stored = load(&state, &player, &id).await?;
+    let stored = state.games.load(&player.id, &id).await?;
     let analysis = analyses::load(&state.db, &id)
         .await?
         .ok_or(ApiError::AnalysisNotFound)?;

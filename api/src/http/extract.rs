@@ -12,8 +12,8 @@ use axum::Json;
 use serde::de::{self, DeserializeOwned, Deserializer, Unexpected, Visitor};
 use serde::Deserialize;
 
+use super::error::ApiError;
 use crate::config::Config;
-use crate::error::ApiError;
 
 /// A JSON body: 415 without a JSON content type, 400 INVALID_JSON when it does not parse into
 /// `T`, 413 when over the size limit.

@@ -2,75 +2,34 @@
 //! the games where the caller has a seat), read and delete.
 //!
 //! Who may see a game: a local or ai game its owner only (anyone else gets 404, as if there were
-//! no such game); an online game its two players, and anyone holding its id as a spectator.
-
-use std::sync::Arc;
+//! no such game); an online game its two players, and anyone holding its id as a spectator
+//! ([`Games::load`](crate::games::Games::load)). Reading the body of a new game is this
+//! module's; making it is the game service's.
 
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use gomoku_engine::Level;
-use gomoku_rules::{Game, Rule, Stone};
+use gomoku_rules::{Rule, Stone};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
+use super::auth::Player;
+use super::error::{ApiError, ErrorBody};
 use super::extract::{GameId, JsonBody, Whole};
 use super::responses::{BadBody, Busy, BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
-use super::view::{GameState, GameSummary};
+use super::view::{render, GameState, GameSummary};
 use super::wire::{LevelName, RuleName};
-use crate::auth::Player;
-use crate::error::{ApiError, ErrorBody};
+use crate::games::Settings;
 use crate::state::AppState;
-use crate::store;
-use crate::store::games::{
-    self, AiSetting, GameStatus, Mode, NewGame, OnlineSetup, Role, StatusFilter, StoredGame,
-    StoredMove, TimeControl, Written,
-};
+use crate::store::games::{self, AiSetting, Mode, OnlineSetup, StatusFilter, TimeControl};
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/games", get(list).post(create))
         .route("/api/v1/games/{id}", get(read).delete(delete))
-}
-
-/// Loads a game the caller may see, or answers 404.
-pub(super) async fn load(
-    state: &AppState,
-    player: &Player,
-    id: &str,
-) -> Result<Arc<StoredGame>, ApiError> {
-    games::load(&state.db, id)
-        .await?
-        .filter(|stored| stored.role(&player.id).is_some())
-        .ok_or(ApiError::GameNotFound)
-}
-
-/// The state of `stored` as the caller sees it: with this process's presence, and the clocks
-/// as of now.
-pub(super) fn render(state: &AppState, stored: &StoredGame, player: &Player) -> GameState {
-    GameState::new(
-        stored,
-        &player.id,
-        state.hub.presence(&stored.row.id),
-        OffsetDateTime::now_utc(),
-    )
-}
-
-/// Stores a new game and answers 201 with it, or 409 TOO_MANY_GAMES when it would be unfinished
-/// and its player already has as many unfinished games as allowed.
-pub(super) async fn store_new(
-    state: &AppState,
-    player: &Player,
-    new: NewGame,
-) -> Result<(StatusCode, Json<GameState>), ApiError> {
-    let cap = state.config.max_unfinished_games;
-    match games::insert(&state.db, new, cap).await? {
-        Written::Stored(stored) => Ok((StatusCode::CREATED, Json(render(state, &stored, player)))),
-        Written::OverCap => Err(ApiError::TooManyGames(cap)),
-        Written::Stale => Err(ApiError::internal("a new game cannot be stale")),
-    }
 }
 
 /// Settings of a new game. A local game (the default) takes no `ai`; an AI game names
@@ -208,16 +167,6 @@ pub struct AiRequest {
     pub player: Whole,
 }
 
-/// The validated settings of a new game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Settings {
-    pub mode: Mode,
-    pub rule: Rule,
-    pub board_size: usize,
-    pub ai: Option<AiSetting>,
-    pub online: Option<OnlineSetup>,
-}
-
 impl CreateGame {
     pub fn settings(&self) -> Result<Settings, ApiError> {
         let invalid = |m: &str| ApiError::InvalidSettings(m.to_string());
@@ -328,33 +277,8 @@ pub async fn create(
     JsonBody(body): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<GameState>), ApiError> {
     let settings = body.settings()?;
-    let mut game = Game::new(settings.board_size, settings.rule)
-        .map_err(|e| ApiError::InvalidSettings(format!("{e:?}")))?;
-    let mut moves = Vec::new();
-    if let Some(ai) = settings.ai.filter(|ai| ai.player == Stone::Black) {
-        let point = state
-            .ai
-            .best_move(&player.id, game.clone(), ai.level)
-            .await?
-            .ok_or_else(|| ApiError::internal("the AI found no opening move"))?;
-        game.play(point)
-            .map_err(|e| ApiError::internal(format!("the AI's opening move was refused: {e:?}")))?;
-        moves.push(StoredMove {
-            point,
-            stone: Stone::Black,
-            played_at: store::now(),
-            clock_ms: None,
-        });
-    }
-    let new = NewGame {
-        player_id: player.id.clone(),
-        mode: settings.mode,
-        ai: settings.ai,
-        moves,
-        game,
-        online: settings.online,
-    };
-    store_new(&state, &player, new).await
+    let created = state.games.create(&player.id, settings).await?;
+    Ok((StatusCode::CREATED, Json(render(&state, &created, &player))))
 }
 
 /// Which games a listing shows.
@@ -498,7 +422,7 @@ pub async fn read(
     player: Player,
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
-    let stored = load(&state, &player, &id).await?;
+    let stored = state.games.load(&player.id, &id).await?;
     Ok(Json(render(&state, &stored, &player)))
 }
 
@@ -524,27 +448,14 @@ pub async fn delete(
     player: Player,
     GameId(id): GameId,
 ) -> Result<StatusCode, ApiError> {
-    let stored = load(&state, &player, &id).await?;
-    let waiting_only = match stored.role(&player.id) {
-        Some(Role::Owner) => false,
-        Some(Role::Seated(_)) if stored.row.status == GameStatus::Waiting => true,
-        Some(Role::Seated(_)) => return Err(ApiError::SharedGame),
-        Some(Role::Spectator) => return Err(ApiError::NotAPlayer),
-        None => return Err(ApiError::GameNotFound),
-    };
-    if games::delete(&state.db, &id, &player.id, waiting_only).await? {
-        return Ok(StatusCode::NO_CONTENT);
-    }
-    // Gone already, or a second player joined first.
-    match games::load(&state.db, &id).await? {
-        Some(_) if waiting_only => Err(ApiError::SharedGame),
-        _ => Err(ApiError::GameNotFound),
-    }
+    state.games.delete(&player.id, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store;
 
     fn settings(json: &str) -> Result<Settings, ApiError> {
         serde_json::from_str::<CreateGame>(json).unwrap().settings()

@@ -6,8 +6,8 @@ use axum::{Json, Router};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::error::ApiError;
 use super::responses::Busy;
-use crate::error::ApiError;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {

@@ -9,11 +9,10 @@ use axum::{Json, Router};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::auth::Player;
+use super::error::{ApiError, ErrorBody};
 use super::extract::GameId;
-use super::games::load;
 use super::responses::{BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
-use crate::auth::Player;
-use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
 use crate::store::games::Mode;
 
@@ -49,7 +48,7 @@ pub async fn hint(
     player: Player,
     GameId(id): GameId,
 ) -> Result<Json<HintView>, ApiError> {
-    let stored = load(&state, &player, &id).await?;
+    let stored = state.games.load(&player.id, &id).await?;
     if stored.row.mode == Mode::Online {
         return Err(ApiError::HintsDisabled);
     }

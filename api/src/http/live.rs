@@ -33,12 +33,11 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use tokio::sync::broadcast::error::RecvError;
 
+use super::auth::Player;
+use super::error::{ApiError, ErrorBody};
 use super::extract::GameId;
-use super::games::load;
 use super::responses::{Busy, GameNotFound, Unauthorized};
 use super::view::GameState;
-use crate::auth::Player;
-use crate::error::{ApiError, ErrorBody};
 use crate::online::hub::{Event, Presence, Ticket};
 use crate::state::AppState;
 use crate::store::games::{self, StoredGame};
@@ -109,7 +108,7 @@ pub async fn live(
     GameId(id): GameId,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    load(&state, &player, &id).await?;
+    state.games.load(&player.id, &id).await?;
     let upgrade = upgrade.map_err(|_| ApiError::UpgradeRequired)?;
     let ticket = state
         .hub

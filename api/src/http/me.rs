@@ -8,10 +8,10 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::auth::Player;
+use super::error::{ApiError, ErrorBody};
 use super::extract::JsonBody;
 use super::responses::{BadBody, Busy, RateLimited, Unauthorized};
-use crate::auth::Player;
-use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
 use crate::store::players::{self, Name};
 

@@ -5,6 +5,8 @@
 //! made by middleware (405, 408, 413) and unknown routes, into the one JSON error shape.
 
 pub mod analysis;
+pub mod auth;
+pub mod error;
 mod extract;
 pub mod games;
 pub mod health;
@@ -39,8 +41,8 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
-use crate::error::{body_for_status, ApiError};
 use crate::state::AppState;
+use error::{body_for_status, ApiError};
 
 /// Largest request body accepted.
 pub const BODY_LIMIT: usize = 64 * 1024;

@@ -4,35 +4,30 @@
 //! `POST /games/{id}/join` seats the caller in the free seat of a waiting game, which then
 //! starts. `POST /games/{id}/takeback`, `/draw` and `/rematch` take `{"action": "offer" |
 //! "accept" | "decline" | "withdraw"}`, each meaning only what it says
-//! ([`offers`] decides). Takeback and draw offers are made while the game
+//! ([`offers`](crate::online::offers) decides). Takeback and draw offers are made while the game
 //! is played, and any move clears them (see [`play`](super::play)); a rematch offer is made once
 //! it is over, and accepted it creates the new game and names it on the finished one in one
-//! write ([`games::rematch`]). Every offer lapses unanswered after its time
-//! (`--offer-ttl-ms`, `--rematch-ttl-ms`).
+//! write ([`store::games::rematch`](crate::store::games::rematch)). Every offer lapses
+//! unanswered after its time (`--offer-ttl-ms`, `--rematch-ttl-ms`).
+//!
+//! The decisions are the game service's ([`crate::games`]); these handlers read the request,
+//! take the time it arrived, and render the answer.
 
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
-use gomoku_rules::{Ending, Stone, UndoError};
 use serde::Deserialize;
-use time::OffsetDateTime;
 use utoipa::ToSchema;
 
+use super::auth::Player;
+use super::error::{ApiError, ErrorBody};
 use super::extract::{GameId, JsonBody};
-use super::games::{load, render};
-use super::play::{commit, end_online, landed, seat_of, write_online};
 use super::responses::{BadBody, Busy, GameNotFound, RateLimited, Unauthorized};
-use super::view::GameState;
-use crate::auth::Player;
-use crate::error::{ApiError, ErrorBody};
-use crate::online::clock::{flag_fall, running};
-use crate::online::offers::{self, Action, Decision, OfferError};
+use super::view::{answer, GameState};
+use crate::online::offers::Action;
 use crate::state::AppState;
-use crate::store::games::{self, Change, OfferKind, Role, StoredGame};
-use crate::store::{now_exact, timestamp};
-
-/// Loads after a lost race before giving up with 503 BUSY.
-const ATTEMPTS: usize = 8;
+use crate::store::games::OfferKind;
+use crate::store::now_exact;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -62,30 +57,8 @@ pub async fn join(
     player: Player,
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
-    for _ in 0..ATTEMPTS {
-        let stored = load(&state, &player, &id).await?;
-        match stored.role(&player.id) {
-            Some(Role::Owner) => return Err(ApiError::OnlineOnly),
-            Some(Role::Seated(_)) => return Ok(Json(render(&state, &stored, &player))),
-            Some(Role::Spectator) => {}
-            None => return Err(ApiError::GameNotFound),
-        }
-        if stored.row.status.is_over() {
-            return Err(ApiError::GameOverWith(Box::new(render(
-                &state, &stored, &player,
-            ))));
-        }
-        let Some(colour) = stored.seats.free() else {
-            return Err(ApiError::GameFull);
-        };
-        let mut change = stored.change(timestamp(now_exact()));
-        change.waiting = false;
-        change.seat = Some((player.id.clone(), colour));
-        if let Some(joined) = commit(&state, change).await? {
-            return Ok(Json(render(&state, &joined, &player)));
-        }
-    }
-    Err(ApiError::Busy)
+    let joined = state.games.join(&player.id, &id).await;
+    answer(&state, &player, joined)
 }
 
 /// An action on an offer of one kind.
@@ -114,15 +87,6 @@ impl From<OfferAction> for Action {
             OfferAction::Accept => Action::Accept,
             OfferAction::Decline => Action::Decline,
             OfferAction::Withdraw => Action::Withdraw,
-        }
-    }
-}
-
-impl From<OfferError> for ApiError {
-    fn from(e: OfferError) -> ApiError {
-        match e {
-            OfferError::NoOffer => ApiError::NoOffer,
-            OfferError::OfferPending => ApiError::OfferPending,
         }
     }
 }
@@ -198,62 +162,11 @@ async fn act_in_play(
     action: Action,
 ) -> Result<Json<GameState>, ApiError> {
     let arrival = now_exact();
-    let ttl = state.config.offer_ttl();
-    write_online(state, player, id, arrival, |stored, me| {
-        if stored.game.is_over() {
-            return Err(ApiError::GameOver);
-        }
-        let mut change = stored.change(timestamp(arrival));
-        match offers::decide(stored.row.offers.get(kind), me, action, arrival)? {
-            Decision::Nothing => return Ok(None),
-            Decision::Clear => change.offers.set(kind, None),
-            Decision::Offer => {
-                if kind == OfferKind::Takeback && !stored.moves.iter().any(|m| m.stone == me) {
-                    return Err(ApiError::NothingToUndo);
-                }
-                change
-                    .offers
-                    .set(kind, Some(offers::made(me, arrival, ttl)));
-            }
-            Decision::Accept(offer) if kind == OfferKind::Takeback => {
-                change = accepted_takeback(stored, offer.by, arrival)?;
-            }
-            Decision::Accept(_) => change = end_online(stored, Ending::DrawAgreed, arrival)?,
-        }
-        Ok(Some(change))
-    })
-    .await
-}
-
-/// The change an accepted takeback offered by `offerer` makes at `at`: the offerer's last move
-/// goes, with the reply after it if there is one; offers are cleared.
-fn accepted_takeback(
-    stored: &StoredGame,
-    offerer: Stone,
-    at: OffsetDateTime,
-) -> Result<Change, ApiError> {
-    let mut change = stored.change(timestamp(at));
-    let count = match stored.moves.last() {
-        Some(last) if last.stone == offerer => 1,
-        _ => 2,
-    };
-    change.game.take_back(count).map_err(|e| match e {
-        UndoError::NothingToUndo => ApiError::NothingToUndo,
-        UndoError::Decided => ApiError::GameOver,
-    })?;
-    change.keep = stored.moves.len() - count;
-    change.moves.truncate(change.keep);
-    change.offers = Default::default();
-    // The clock that ran stops now; the side to move again starts, unless the board is empty
-    // (no clock runs before black's first move).
-    change.clock = stored.row.clock.map(|clock| {
-        let stopped = clock.stopped(running(stored), at);
-        match change.game.to_move() {
-            Some(side) if change.keep > 0 => stopped.started(side, at),
-            _ => stopped,
-        }
-    });
-    Ok(change)
+    let acted = state
+        .games
+        .act_in_play(&player.id, id, kind, action, arrival)
+        .await;
+    answer(state, player, acted)
 }
 
 /// Offer the opponent a rematch of a finished game, or act on an offer. Accepted, a new online
@@ -284,47 +197,9 @@ pub async fn rematch(
     JsonBody(body): JsonBody<OfferRequest>,
 ) -> Result<Json<GameState>, ApiError> {
     let arrival = now_exact();
-    let action = Action::from(body.action);
-    let cap = state.config.max_unfinished_games;
-    for _ in 0..ATTEMPTS {
-        let stored = load(&state, &player, &id).await?;
-        let me = seat_of(&stored, &player)?;
-        // A flag that fell with no timer to notice it yet: the game is over, as of its deadline.
-        if let Some(timed_out) = flag_fall(&stored, arrival) {
-            commit(&state, timed_out).await?;
-            continue;
-        }
-        if !stored.row.status.is_over() {
-            return Err(ApiError::GameNotOver);
-        }
-        if stored.row.rematch_game_id.is_some() {
-            // Made already (a retried accept, or both accepting at once): the game that names it.
-            return match action {
-                Action::Offer | Action::Accept => Ok(Json(render(&state, &stored, &player))),
-                Action::Decline | Action::Withdraw => Err(ApiError::NoOffer),
-            };
-        }
-        let mut change = stored.change(timestamp(arrival));
-        let written = match offers::decide(stored.row.offers.rematch, me, action, arrival)? {
-            Decision::Nothing => return Ok(Json(render(&state, &stored, &player))),
-            Decision::Clear => {
-                change.offers.rematch = None;
-                commit(&state, change).await?
-            }
-            Decision::Offer => {
-                let ttl = state.config.rematch_ttl();
-                change.offers.rematch = Some(offers::made(me, arrival, ttl));
-                commit(&state, change).await?
-            }
-            Decision::Accept(offer) => {
-                change.offers.rematch = None;
-                let written = games::rematch(&state.db, change, offer.by, cap).await?;
-                landed(written, cap)?
-            }
-        };
-        if let Some(committed) = written {
-            return Ok(Json(render(&state, &committed, &player)));
-        }
-    }
-    Err(ApiError::Busy)
+    let acted = state
+        .games
+        .rematch(&player.id, &id, body.action.into(), arrival)
+        .await;
+    answer(&state, &player, acted)
 }

@@ -10,10 +10,10 @@ use axum::{Json, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+use super::error::{ErrorBody, ErrorDetail};
 use super::{
     analysis, games, health, hint, live, me, online, play, records, replay, sessions, view,
 };
-use crate::error::{ErrorBody, ErrorDetail};
 use crate::state::AppState;
 
 #[derive(OpenApi)]

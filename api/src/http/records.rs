@@ -15,15 +15,13 @@ use gomoku_rules::{Coord, Game, PlayError, Point, Rule};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::auth::Player;
+use super::error::{ApiError, ErrorBody};
 use super::extract::{GameId, JsonBody, Whole};
-use super::games::{load, store_new};
 use super::responses::{BadBody, Busy, GameNotFound, RateLimited, Unauthorized};
-use super::view::{AiView, GameState, ResultView, TimeControlView};
+use super::view::{render, AiView, GameState, ResultView, TimeControlView};
 use super::wire::{ModeName, RuleName, Wire};
-use crate::auth::Player;
-use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
-use crate::store::games::{Mode, NewGame, StoredMove};
 use crate::store::now;
 
 /// The record format this server writes and reads.
@@ -92,7 +90,7 @@ pub async fn export(
     player: Player,
     GameId(id): GameId,
 ) -> Result<Response, ApiError> {
-    let stored = load(&state, &player, &id).await?;
+    let stored = state.games.load(&player.id, &id).await?;
     let size = stored.row.board_size;
     let record = GameRecord {
         version: RECORD_VERSION.to_string(),
@@ -238,26 +236,11 @@ pub async fn import(
     JsonBody(record): JsonBody<ImportRecord>,
 ) -> Result<(StatusCode, Json<GameState>), ApiError> {
     let game = replay_record(&record)?;
-    let at = now();
-    let moves: Vec<StoredMove> = game
-        .moves()
-        .iter()
-        .map(|m| StoredMove {
-            point: m.point,
-            stone: m.stone,
-            played_at: at.clone(),
-            clock_ms: None,
-        })
-        .collect();
-    let new = NewGame {
-        player_id: player.id.clone(),
-        mode: Mode::Local,
-        ai: None,
-        moves,
-        game,
-        online: None,
-    };
-    store_new(&state, &player, new).await
+    let imported = state.games.import(&player.id, game).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(render(&state, &imported, &player)),
+    ))
 }
 
 #[cfg(test)]

@@ -7,13 +7,12 @@ use axum::{Json, Router};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::auth::Player;
+use super::error::ApiError;
 use super::extract::GameId;
-use super::games::load;
 use super::responses::{Busy, GameNotFound, Unauthorized};
 use super::view::{MoveView, ResultView};
 use super::wire::{RuleName, Wire};
-use crate::auth::Player;
-use crate::error::ApiError;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -49,7 +48,7 @@ pub async fn replay(
     player: Player,
     GameId(id): GameId,
 ) -> Result<Json<Replay>, ApiError> {
-    let stored = load(&state, &player, &id).await?;
+    let stored = state.games.load(&player.id, &id).await?;
     Ok(Json(Replay {
         board_size: stored.row.board_size,
         rule: Wire(stored.row.rule),

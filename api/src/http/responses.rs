@@ -5,7 +5,7 @@
 
 use utoipa::IntoResponses;
 
-use crate::error::ErrorBody;
+use super::error::ErrorBody;
 
 /// 400, 413 and 415: how a route taking a JSON body refuses a bad one.
 #[derive(IntoResponses)]

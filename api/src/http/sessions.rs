@@ -13,10 +13,11 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::auth::Bearer;
+use super::error::{ApiError, ErrorBody};
 use super::extract::{ClientAddr, JsonOrEmpty};
 use super::responses::{BadBody, Busy, RateLimited};
-use crate::auth::{hash_token, is_token, new_token, Bearer};
-use crate::error::{ApiError, ErrorBody};
+use crate::auth::{hash_token, is_token, new_token};
 use crate::state::AppState;
 use crate::store::players::{self, Previous, Who};
 

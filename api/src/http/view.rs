@@ -4,17 +4,25 @@
 //! rules' outcome, or off the columns the store wrote from it, and never worked out here.
 //!
 //! A state is rendered for one viewer: `you` is the viewer's colour, and the rest is the same
-//! for everyone (the players' presence, the clocks as of the time of rendering).
+//! for everyone (the players' presence, the clocks as of the time of rendering). [`render`] and
+//! [`answer`] are how a handler turns the game service's answer into its caller's view.
 
+use std::sync::Arc;
+
+use axum::Json;
 use gomoku_rules::{Game, Move, Point, Stone};
 use serde::Serialize;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
+use super::auth::Player;
+use super::error::ApiError;
 use super::wire::{
     EndReasonName, ForbiddenKindName, LevelName, ModeName, RuleName, StatusName, Wire,
 };
+use crate::games;
 use crate::online::hub::Presence;
+use crate::state::AppState;
 use crate::store::games::{
     AiSetting, Clock, GameStatus, Mode, Offer, Offers, Seats, StoredGame, StoredMove, Summary,
     TimeControl,
@@ -442,5 +450,32 @@ impl GameSummary {
             created_at: s.row.created_at,
             updated_at: s.row.updated_at,
         }
+    }
+}
+
+/// The state of `stored` as the caller sees it: with this process's presence, and the clocks
+/// as of now.
+pub fn render(state: &AppState, stored: &StoredGame, player: &Player) -> GameState {
+    GameState::new(
+        stored,
+        &player.id,
+        state.hub.presence(&stored.row.id),
+        OffsetDateTime::now_utc(),
+    )
+}
+
+/// The answer of a game service call that yields a game: the game rendered for the caller, or
+/// the error; a game over that carries the game it ended in is answered with it, rendered too.
+pub fn answer(
+    state: &AppState,
+    player: &Player,
+    result: Result<Arc<StoredGame>, games::Error>,
+) -> Result<Json<GameState>, ApiError> {
+    match result {
+        Ok(stored) => Ok(Json(render(state, &stored, player))),
+        Err(games::Error::GameOver { game: Some(game) }) => Err(ApiError::GameOverWith(Box::new(
+            render(state, &game, player),
+        ))),
+        Err(e) => Err(e.into()),
     }
 }

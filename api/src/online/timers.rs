@@ -197,7 +197,8 @@ async fn try_fire(db: &Db, id: &str, version: i64) -> Result<(), StoreError> {
         },
     };
     // A flag fall or a lapse never reopens a game or seats anyone: the cap has nothing to count.
-    match games::commit(db, change, u32::MAX).await? {
+    // Written through the game service's commit, where every ending of a game passes.
+    match crate::games::commit(db, change, u32::MAX).await? {
         Written::Stored(_) => tracing::info!(game = %id, "{what}"),
         Written::Stale | Written::OverCap => {}
     }

@@ -2,7 +2,8 @@
 //! `{"error": {"code": "GAME_OVER", "message": "...", ...extra}}`.
 //!
 //! Handlers return `Result<_, ApiError>`; extractor rejections (bad JSON, bad path, bad query)
-//! are turned into variants here too, so every failure a client sees has the same shape.
+//! are turned into variants here too, so every failure a client sees has the same shape, and so
+//! are the errors of the layers below (the game service's, the sessions', the store's, the AI's).
 //! Internal errors are logged with their cause and shown only as a generic 500.
 
 use std::time::Duration;
@@ -11,13 +12,16 @@ use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use gomoku_rules::{ForbiddenKind, PlayError};
+use gomoku_rules::ForbiddenKind;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::view::GameState;
 use crate::ai::AiError;
-use crate::http::view::GameState;
+use crate::auth::SessionError;
+use crate::games;
 use crate::limits::RateLimited;
+use crate::online::offers::OfferError;
 use crate::store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
@@ -95,7 +99,7 @@ pub enum ApiError {
     GameNotOver,
     /// 409: the client's `ply` does not match the game.
     #[error("ply {ply} does not match the {move_count} moves on the board")]
-    PlyMismatch { ply: i64, move_count: usize },
+    PlyMismatch { ply: usize, move_count: usize },
     /// 409: the game changed while the AI was thinking of its reply; nothing was played (the
     /// AI does not search twice for one request).
     #[error("the game changed while the AI was thinking; nothing was played, reload the game")]
@@ -335,13 +339,55 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<PlayError> for ApiError {
-    fn from(e: PlayError) -> ApiError {
+/// The game service's refusals. A game over that carries its game becomes plain GAME_OVER here:
+/// the handlers that answer with the game render it for their caller first
+/// ([`answer`](super::view::answer)).
+impl From<games::Error> for ApiError {
+    fn from(e: games::Error) -> ApiError {
+        use games::Error as E;
         match e {
-            PlayError::OutOfBounds => ApiError::OutOfBounds,
-            PlayError::Occupied => ApiError::CellOccupied,
-            PlayError::GameOver => ApiError::GameOver,
-            PlayError::Forbidden(kind) => ApiError::ForbiddenMove(kind),
+            E::NotFound => ApiError::GameNotFound,
+            E::NotAPlayer => ApiError::NotAPlayer,
+            E::OnlineOnly => ApiError::OnlineOnly,
+            E::WaitingForOpponent => ApiError::WaitingForOpponent,
+            E::GameOver { .. } => ApiError::GameOver,
+            E::NotYourTurn => ApiError::NotYourTurn,
+            E::GameFull => ApiError::GameFull,
+            E::TakebackRequired => ApiError::TakebackRequired,
+            E::SharedGame => ApiError::SharedGame,
+            E::GameNotOver => ApiError::GameNotOver,
+            E::PlyMismatch { ply, move_count } => ApiError::PlyMismatch { ply, move_count },
+            E::GameChanged => ApiError::GameChanged,
+            E::NothingToUndo => ApiError::NothingToUndo,
+            E::Offer(e) => e.into(),
+            E::OutOfBounds => ApiError::OutOfBounds,
+            E::CellOccupied => ApiError::CellOccupied,
+            E::Forbidden(kind) => ApiError::ForbiddenMove(kind),
+            E::TooManyGames(cap) => ApiError::TooManyGames(cap),
+            E::InvalidSettings(why) => ApiError::InvalidSettings(why),
+            E::Busy => ApiError::Busy,
+            E::Store(e) => e.into(),
+            E::Ai(e) => e.into(),
+            E::Internal(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+impl From<OfferError> for ApiError {
+    fn from(e: OfferError) -> ApiError {
+        match e {
+            OfferError::NoOffer => ApiError::NoOffer,
+            OfferError::OfferPending => ApiError::OfferPending,
+        }
+    }
+}
+
+impl From<SessionError> for ApiError {
+    fn from(e: SessionError) -> ApiError {
+        match e {
+            SessionError::Unknown => ApiError::Unauthorized,
+            SessionError::Expired => ApiError::SessionExpired,
+            SessionError::Store(e) => e.into(),
         }
     }
 }
@@ -525,18 +571,30 @@ mod tests {
         assert_eq!(response.headers()[header::RETRY_AFTER], "1");
     }
 
-    /// Rule errors map to their HTTP codes.
+    /// The game service's refusals map to their HTTP codes; a game over carrying its game
+    /// becomes plain GAME_OVER unless the handler renders it.
     #[test]
-    fn play_errors() {
-        assert_eq!(ApiError::from(PlayError::Occupied).code(), "CELL_OCCUPIED");
+    fn service_errors() {
+        use gomoku_rules::PlayError;
+        let code = |e: games::Error| ApiError::from(e).code();
+        assert_eq!(code(PlayError::Occupied.into()), "CELL_OCCUPIED");
+        assert_eq!(code(PlayError::OutOfBounds.into()), "OUT_OF_BOUNDS");
+        assert_eq!(code(PlayError::GameOver.into()), "GAME_OVER");
         assert_eq!(
-            ApiError::from(PlayError::OutOfBounds).code(),
-            "OUT_OF_BOUNDS"
-        );
-        assert_eq!(ApiError::from(PlayError::GameOver).code(), "GAME_OVER");
-        assert_eq!(
-            ApiError::from(PlayError::Forbidden(ForbiddenKind::DoubleFour)).code(),
+            code(PlayError::Forbidden(ForbiddenKind::DoubleFour).into()),
             "FORBIDDEN_MOVE"
+        );
+        assert_eq!(code(games::Error::NotFound), "GAME_NOT_FOUND");
+        assert_eq!(code(OfferError::OfferPending.into()), "OFFER_PENDING");
+        assert_eq!(code(games::Error::Busy), "BUSY");
+        assert_eq!(code(games::Error::Store(StoreError::Busy)), "BUSY");
+        assert_eq!(code(games::Error::Ai(AiError::Busy)), "AI_BUSY");
+        assert_eq!(
+            code(games::Error::PlyMismatch {
+                ply: 3,
+                move_count: 2
+            }),
+            "PLY_MISMATCH"
         );
     }
 }
