@@ -7,16 +7,16 @@
 //! (and, in an online game, with the clock's arithmetic and the offers' rules of
 //! [`crate::online`]), and commits that change guarded by the version it loaded. If another
 //! request changed the game in between, nothing was written: the operation loads again and decides
-//! afresh, up to [`ATTEMPTS`] times (then [`Error::Busy`]). Nothing is loaded twice in one
+//! afresh, up to `ATTEMPTS` times (then [`Error::Busy`]). Nothing is loaded twice in one
 //! attempt: the loop owns the one load, and the decisions are handed the game it read.
 //!
-//! [`play`] holds moves (with the AI's reply in `ai` mode, and the clocks online), undo and
-//! resign; [`online`] the seats and offers of online games; [`setup`] creating, importing and
+//! `play` holds moves (with the AI's reply in `ai` mode, and the clocks online), undo and
+//! resign; `online` the seats and offers of online games; `setup` creating, importing and
 //! deleting games.
 //!
 //! Every write goes through [`commit`] (the flag timers' too), and so every ending of a game —
 //! five in a row or a full board, a resignation, a flag fall, an agreed draw — passes through
-//! [`ended`], once, right after the write that ended it landed.
+//! `ended`, once, right after the write that ended it landed.
 
 mod online;
 mod play;
@@ -210,7 +210,7 @@ fn landed(written: Written, cap: u32) -> Result<Option<Arc<StoredGame>>, Error> 
 }
 
 /// Every write of a change to a game: the store's guarded commit (see
-/// [`store::games::commit`](crate::store::games::commit)), and [`ended`] when it ended the game.
+/// [`store::games::commit`](crate::store::games::commit)), and `ended` when it ended the game.
 /// The flag timers write through here too.
 pub async fn commit(db: &Db, change: Change, cap: u32) -> Result<Written, StoreError> {
     let was_over = change.row.status.is_over();
