@@ -26,8 +26,9 @@
 //!   PostgreSQL ends their sessions; a machine that vanished is noticed when its heartbeat is
 //!   [`GONE_AFTER`] old), and read afresh what they learned from news: every live socket gets a
 //!   fresh state and every running clock's timer is armed from the database, as after a
-//!   listener's reconnection. An instance killed before its first heartbeat has no row to be
-//!   missed by; its first beat is made when it starts listening, before it serves requests.
+//!   listener's reconnection. An instance's row is made at its start, right after the migrations
+//!   and before it serves anything, so an instance that has committed anything has a row by which
+//!   the others notice its death.
 //!
 //! One instance's announcements go out in the order they were queued. Two instances' announcements
 //! of one game may still arrive in any order, and a watcher hears its own instance's commits
