@@ -120,13 +120,13 @@ pub trait Watch: Send + Sync {
     fn changed(&self, game: &Arc<StoredGame>);
     /// Game `id` was deleted.
     fn deleted(&self, id: &str);
-    /// Another instance committed a change of a game (PostgreSQL's `NOTIFY`).
+    /// Another instance committed a change of a game (its `NOTIFY`, after the commit).
     fn heard(&self, _news: &GameNews) {}
     /// Another instance's live connections to a game changed.
     fn presence_heard(&self, _news: &PresenceNews) {}
-    /// News from other instances may have been lost (the listener reconnected): whatever was
-    /// learned from them is to be read again from the database, and every live socket sent a
-    /// fresh state.
+    /// News from other instances may have been lost (the listener reconnected, or an instance
+    /// died before announcing what it had committed): whatever was learned from them is to be
+    /// read again from the database, and every live socket sent a fresh state.
     fn missed(&self) {}
     /// Time to read the other instances' presence again (every heartbeat): an instance that
     /// stopped beating is gone, with its connections.

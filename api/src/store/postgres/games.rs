@@ -10,13 +10,15 @@
 //! primary key. Changes that can pass a player's cap on unfinished games (a new game, a join, an
 //! undo that reopens a game) run in a transaction that first locks the player's row, then
 //! counts: two such writes for one player, from any instances, count one after the other.
+//! Once committed, a change is told to this instance's watchers, then announced to the other
+//! instances ([`announce`](super::announce)), and only then answered.
 
 use std::sync::Arc;
 
 use gomoku_rules::EndReason;
 use sqlx::PgConnection;
 
-use super::Store;
+use super::{announce, Store};
 use crate::store::games::rows::{
     self, deadline_text, offer_columns, stone_value, win_line_json, Columns, DUE_GAMES,
     GAME_COLUMNS, MOVE_COLUMNS, SEAT_COLUMNS, SUMMARY_COLUMNS,
@@ -110,10 +112,15 @@ impl Store {
         Err(StoreError::Busy)
     }
 
-    /// Tells the position cache and the watchers of a game this instance committed.
-    fn committed(&self, stored: &Arc<StoredGame>) {
-        self.shared.positions.put(stored);
-        self.shared.watchers.changed(stored);
+    /// Tells the position cache and the watchers of games this instance committed, in order,
+    /// then the other instances.
+    async fn committed(&self, games: &[&Arc<StoredGame>]) {
+        for stored in games {
+            self.shared.positions.put(stored);
+            self.shared.watchers.changed(stored);
+        }
+        self.announce(games.iter().map(|stored| announce::changed(stored)))
+            .await;
     }
 
     pub(in crate::store) async fn insert(
@@ -128,7 +135,7 @@ impl Store {
         let name = insert_fresh(&mut tx, &fresh).await?;
         tx.commit().await?;
         let stored = fresh.stored(name);
-        self.committed(&stored);
+        self.committed(&[&stored]).await;
         Ok(Written::Stored(stored))
     }
 
@@ -160,8 +167,7 @@ impl Store {
         tx.commit().await?;
         let (new, old) = (fresh.seated(rows::seats(&seats)?), update.seated(None));
         // The new game first: a client that hears of the finished game naming it finds it.
-        self.committed(&new);
-        self.committed(&old);
+        self.committed(&[&new, &old]).await;
         Ok(Written::Stored(old))
     }
 
@@ -193,7 +199,7 @@ impl Store {
             return Ok(Written::Stale);
         };
         let stored = update.seated(name);
-        self.committed(&stored);
+        self.committed(&[&stored]).await;
         Ok(Written::Stored(stored))
     }
 
@@ -221,6 +227,7 @@ impl Store {
         if deleted {
             self.shared.positions.forget(id);
             self.shared.watchers.deleted(id);
+            self.announce([announce::deleted(id)]).await;
         }
         Ok(deleted)
     }

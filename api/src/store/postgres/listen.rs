@@ -1,6 +1,7 @@
 //! The listener of the other instances' news: one connection of its own (sqlx's `PgListener`)
-//! listening on `gomoku_games` (every committed change of a game, announced by a trigger) and
-//! `gomoku_presence` (each instance's live connections), handing what it hears to the watchers.
+//! listening on `gomoku_games` (every committed change of a game, announced after its commit by
+//! the instance that made it: [`announce`](super::announce)) and `gomoku_presence` (each
+//! instance's live connections), handing what it hears to the watchers.
 //!
 //! PostgreSQL delivers the notifications of other transactions in commit order, but only while
 //! the connection lives: what is committed while it is down is never delivered. So whenever the
@@ -19,12 +20,10 @@ use std::time::Duration;
 
 use sqlx::postgres::{PgListener, PgNotification};
 
+use super::announce::{self, Heard, GAMES};
 use super::presence::parse as parse_presence;
 use super::Store;
-use crate::store::{parse_timestamp, GameNews};
 
-/// Channel of game changes (see `migrations/postgres/`).
-const GAMES: &str = "gomoku_games";
 /// Channel of presence.
 const PRESENCE: &str = "gomoku_presence";
 /// Pause between attempts to reach the database (each attempt itself tries for the pool's
@@ -87,7 +86,7 @@ async fn listening(store: &Store) -> Option<PgListener> {
 fn hear(store: &Store, notification: &PgNotification) {
     let payload = notification.payload();
     match notification.channel() {
-        GAMES => match parse_game(payload) {
+        GAMES => match announce::parse(payload) {
             Some(Heard::Changed(news)) => store.shared.watchers.heard(&news),
             Some(Heard::Deleted(id)) => {
                 store.shared.positions.forget(id);
@@ -104,61 +103,5 @@ fn hear(store: &Store, notification: &PgNotification) {
             None => store.shared.watchers.recheck_presence(),
         },
         _ => {}
-    }
-}
-
-/// What a game announcement says.
-#[derive(Debug, PartialEq, Eq)]
-enum Heard<'a> {
-    Changed(GameNews),
-    Deleted(&'a str),
-}
-
-/// "<id> <version> <timer instant or ->" (the flag fall or the first offer to lapse), or
-/// "<id> deleted".
-fn parse_game(payload: &str) -> Option<Heard<'_>> {
-    let mut parts = payload.split(' ');
-    let id = parts.next().filter(|id| !id.is_empty())?;
-    let version = parts.next()?;
-    if version == "deleted" {
-        return Some(Heard::Deleted(id));
-    }
-    let deadline = match parts.next()? {
-        "-" => None,
-        text => Some(parse_timestamp(text)?),
-    };
-    Some(Heard::Changed(GameNews {
-        id: id.to_string(),
-        version: version.parse().ok()?,
-        deadline,
-    }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The trigger's payloads read back; anything else is not news.
-    #[test]
-    fn game_announcements() {
-        assert_eq!(
-            parse_game("g1 3 -"),
-            Some(Heard::Changed(GameNews {
-                id: "g1".into(),
-                version: 3,
-                deadline: None
-            }))
-        );
-        let Some(Heard::Changed(timed)) = parse_game("g1 4 2026-12-03T10:00:00.000000Z") else {
-            panic!("a deadline reads back");
-        };
-        assert_eq!(
-            timed.deadline.map(crate::store::timestamp).as_deref(),
-            Some("2026-12-03T10:00:00.000000Z")
-        );
-        assert_eq!(parse_game("g1 deleted"), Some(Heard::Deleted("g1")));
-        assert_eq!(parse_game("g1 x -"), None);
-        assert_eq!(parse_game("g1 3 yesterday"), None);
-        assert_eq!(parse_game(""), None);
     }
 }

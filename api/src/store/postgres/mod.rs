@@ -17,14 +17,16 @@
 //! - sessions are read on every request (no instance may believe a session another one ended).
 //!
 //! Only this process can know what its cache, its rate limiters, its live sockets and its flag
-//! timers hold. The sockets hear of other instances' commits through `LISTEN/NOTIFY` (a trigger
-//! announces every change of a game), every instance arms flag timers for every running clock
-//! (the version-guarded write lets one of them end the game), and presence is shared through
-//! [`presence`]. A busy database (a row lock held past `--busy-timeout-ms`, which is the
+//! timers hold. The sockets hear of other instances' commits through `LISTEN/NOTIFY` (each
+//! instance announces its changes of games after committing them, and the others read afresh
+//! what they watch when one dies before it could: [`announce`]), every instance arms flag timers
+//! for every running clock (the version-guarded write lets one of them end the game), and
+//! presence is shared through [`presence`]. A busy database (a row lock held past `--busy-timeout-ms`, which is the
 //! connections' `lock_timeout`; no free connection; the server restarting) is
 //! [`StoreError::Busy`], 503 at the HTTP edge, as on SQLite.
 
 pub(super) mod analyses;
+mod announce;
 pub(super) mod games;
 mod listen;
 pub(super) mod players;
@@ -75,6 +77,12 @@ pub struct Store {
     pool: PgPool,
     /// The listener's own connection (not one of the pool's: it is held for good).
     listen_pool: PgPool,
+    /// The announcer's own connection, whose commits do not wait for a flush.
+    notify_pool: PgPool,
+    /// This instance's announcements of its commits, queued and sent.
+    announcer: Arc<announce::Announcer>,
+    /// `--busy-timeout-ms`: also how long an answer waits for its announcement.
+    busy: Duration,
     /// This instance's id among those sharing the database (random per start).
     instance: Arc<str>,
     /// Presence publications made so far by this instance.
@@ -99,15 +107,31 @@ impl Store {
             .acquire_timeout(busy.max(Duration::from_millis(100)))
             .connect_with(options.clone())
             .await?;
+        // Announcements are not worth a flush: one lost in a crash of the database is made up
+        // for by the listeners' reading afresh when they reconnect (see `announce`).
+        let notify_pool = PgPoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(busy.max(Duration::from_millis(100)))
+            .connect_lazy_with(
+                options
+                    .clone()
+                    .application_name(&format!("gomoku-notifier {instance}"))
+                    .options([("synchronous_commit", "off")]),
+            );
         let listen_pool = PgPoolOptions::new()
             .max_connections(1)
             // sqlx retries a refused connection with a backoff of up to a fifth of this: a
             // listener whose database went away finds it back within ~200 ms of its return.
             .acquire_timeout(LISTEN_ACQUIRE)
             .connect_lazy_with(options.application_name(&format!("gomoku-listener {instance}")));
+        let announcer = Arc::<announce::Announcer>::default();
+        tokio::spawn(announce::send(notify_pool.clone(), announcer.clone()));
         Ok(Store {
             pool,
             listen_pool,
+            notify_pool,
+            announcer,
+            busy,
             instance: Arc::from(instance),
             presence_seq: Arc::default(),
             shared: Shared::default(),
@@ -120,11 +144,18 @@ impl Store {
     }
 
     /// Applies the migrations in `migrations/postgres/`. sqlx holds an advisory lock meanwhile,
-    /// so instances starting together migrate one after the other.
+    /// so instances starting together migrate one after the other. Then makes this instance's
+    /// row in `server_instances` (its first heartbeat), before it serves anything: from its first
+    /// commit on, the others can tell when it is gone ([`announce`]).
     pub(super) async fn migrate(&self) -> Result<(), sqlx::migrate::MigrateError> {
         sqlx::migrate!("./migrations/postgres")
             .run(&self.pool)
-            .await
+            .await?;
+        sqlx::query(presence::BEAT)
+            .bind(&*self.instance)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// Runs statements behind the store's back, on one connection (tests that corrupt data).
@@ -137,19 +168,23 @@ impl Store {
         Ok(())
     }
 
-    /// Starts hearing the other instances' news (their commits, their live connections) and
-    /// beating this instance's heartbeat.
+    /// Starts hearing the other instances' news (their commits, their live connections),
+    /// watching for instances that die, and beating this instance's heartbeat.
     pub(super) fn listen(&self) {
         tokio::spawn(listen::run(self.clone()));
+        tokio::spawn(announce::vigil(self.clone()));
         tokio::spawn(presence::heartbeat(self.clone()));
     }
 
-    /// Withdraws this instance's presence (the others see its connections gone at once), then
-    /// closes the pool.
+    /// Sends what is still to be announced, withdraws this instance's presence (the others see
+    /// its connections gone at once), then closes the pools.
     pub(super) async fn close(&self) {
+        self.announce(std::iter::empty()).await;
         if let Err(e) = self.leave().await {
             tracing::warn!(error = %e, "could not withdraw this instance's presence");
         }
+        self.notify_pool.close().await;
+        self.announcer.stop();
         self.listen_pool.close().await;
         self.pool.close().await;
     }
