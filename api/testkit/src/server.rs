@@ -110,6 +110,12 @@ impl Database {
         Some(Database::postgres_on(&postgres::cluster()?))
     }
 
+    /// A new, empty PostgreSQL database for a test that needs PostgreSQL; panics, saying why,
+    /// when the suite has no cluster ([`postgres::required_cluster`]).
+    pub fn required_postgres() -> Database {
+        Database::postgres_on(&postgres::required_cluster())
+    }
+
     /// A new, empty PostgreSQL database on the cluster at `cluster` (a URL where databases may
     /// be created).
     pub fn postgres_on(cluster: &str) -> Database {
