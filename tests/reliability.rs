@@ -14,11 +14,12 @@ use std::time::{Duration, Instant};
 
 use gomoku_testkit::crash::CrashRun;
 use gomoku_testkit::lines::record;
+use gomoku_testkit::live::WAIT;
 use gomoku_testkit::state::{assert_state_consistent, id_of, moves_of};
 use gomoku_testkit::stored::Stored;
 use gomoku_testkit::{
-    assert_all_unauthorized, clock_seed, game_endpoints, gomoku_server, one_landed, race, Api,
-    Database, Endpoint, Player, Reply, Server, NO_RATE_LIMIT,
+    assert_all_unauthorized, clock_seed, eventually, game_endpoints, gomoku_server, one_landed,
+    race, Api, Database, Endpoint, Player, Reply, Server, NO_RATE_LIMIT,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -53,16 +54,36 @@ fn all_answered_with_the_move(answers: &[Reply], what: &str) {
     }
 }
 
-/// Sends black's first move, (7,7), to an AI game in the background and gives it `wait`; fails
-/// unless it is still unanswered then (the master AI still thinking), since the test needs a
-/// request in flight.
-async fn in_flight_after(player: &Player, id: &str, wait: Duration) -> JoinHandle<Reply> {
+/// What the servers of the tests that need an AI move in flight log: each request's id (its
+/// span) and each AI search as it starts, which [`in_flight`] waits for.
+const LOG_SEARCHES: &str = "warn,gomoku::http=info,gomoku::ai=debug";
+
+/// Sends black's first move, (7,7), to an AI game in the background (as request `request_id`)
+/// and waits until the server has started the AI's search for it; fails if it was answered by
+/// then, since the test needs a request in flight (the master AI still thinking). The server
+/// must capture its log at [`LOG_SEARCHES`].
+async fn in_flight(
+    server: &Server,
+    player: &Player,
+    id: &str,
+    request_id: &'static str,
+) -> JoinHandle<Reply> {
     let (player, id) = (player.clone(), id.to_string());
-    let task = tokio::spawn(async move { player.try_move_at(&id, 7, 7, 0).await });
-    tokio::time::sleep(wait).await;
+    let task = tokio::spawn(async move {
+        let request = player
+            .request(Method::POST, &format!("/api/v1/games/{id}/moves"))
+            .header("x-request-id", request_id)
+            .json(&json!({"row": 7, "col": 7, "ply": 0}));
+        player.send(request).await
+    });
+    let tag = format!("request_id={request_id}");
+    eventually("the AI's search for the move started", WAIT, async || {
+        server.log_lines_with(&["ai search", &tag]) == 1
+    })
+    .await;
     assert!(
         !task.is_finished(),
-        "the master AI answered within {wait:?}; the test needs it thinking"
+        "the master AI answered as soon as it started; the test needs it thinking"
     );
     task
 }
@@ -179,6 +200,8 @@ async fn retried_move_with_same_ply_never_lands_twice() {
     let server = gomoku_server!()
         .args(NO_RATE_LIMIT)
         .args(["--ai-master-ms", "2000", "--request-timeout-ms", "60000"])
+        .env("RUST_LOG", LOG_SEARCHES)
+        .capture_log()
         .start();
     let player = Player::new(&server).await;
     let id = player.create_id(json!({"mode": "local"})).await;
@@ -220,10 +243,10 @@ async fn retried_move_with_same_ply_never_lands_twice() {
     stored.assert_game(&state).await;
 
     // A retry that surely arrives while the first request is in flight: the master AI thinks
-    // for its whole 2 s budget, and the retry goes 0.3 s in. Both answers carry the same
-    // two moves, and two moves are stored.
+    // for its whole 2 s budget, and the retry goes once its search has started. Both answers
+    // carry the same two moves, and two moves are stored.
     let slow_id = player.create_id(master_ai()).await;
-    let first = in_flight_after(&player, &slow_id, Duration::from_millis(300)).await;
+    let first = in_flight(&server, &player, &slow_id, "the-first-of-a-retry").await;
     let retry = player.try_move_at(&slow_id, 7, 7, 0).await;
     let first = assert_ai_replied(first, "the first request").await;
     assert_eq!(
@@ -298,6 +321,8 @@ fn start_slow_request(addr: &str, token: &str, body: &str, sent: usize) -> TcpSt
 async fn sigterm_finishes_in_flight_requests_refuses_new_ones_and_exits() {
     let mut server = gomoku_server!()
         .args(["--ai-master-ms", "3000", "--request-timeout-ms", "60000"])
+        .env("RUST_LOG", LOG_SEARCHES)
+        .capture_log()
         .start();
     let player = Player::new(&server).await;
     let addr = server.addr().to_string();
@@ -305,21 +330,18 @@ async fn sigterm_finishes_in_flight_requests_refuses_new_ones_and_exits() {
 
     let body = r#"{"mode": "local", "rule": "renju", "boardSize": 15}"#;
     let mut slow = start_slow_request(&addr, &player.token, body, 10);
-    let ai_move = in_flight_after(&player, &ai_id, Duration::from_millis(500)).await;
+    let ai_move = in_flight(&server, &player, &ai_id, "the-move-at-shutdown").await;
 
-    let terminated_at = Instant::now();
     server.terminate();
-    let refused = loop {
-        match TcpStream::connect(&addr) {
-            Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => break true,
-            _ if terminated_at.elapsed() > Duration::from_secs(10) => break false,
-            _ => std::thread::sleep(Duration::from_millis(50)),
-        }
-    };
-    assert!(
-        refused,
-        "new connections are still accepted 10 s after SIGTERM"
-    );
+    eventually(
+        "new connections refused after SIGTERM",
+        Duration::from_secs(10),
+        async || {
+            TcpStream::connect(&addr)
+                .is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionRefused)
+        },
+    )
+    .await;
 
     // The slow request, held open until now, still gets its answer.
     slow.write_all(&body.as_bytes()[10..]).unwrap();
@@ -412,6 +434,8 @@ async fn ai_cap_answers_ai_busy_and_leaves_other_requests_alone() {
             "--request-timeout-ms",
             "60000",
         ])
+        .env("RUST_LOG", LOG_SEARCHES)
+        .capture_log()
         .start();
     let (first, second) = two_players(&server).await;
     let first_game = first.create_id(master_ai()).await;
@@ -419,7 +443,7 @@ async fn ai_cap_answers_ai_busy_and_leaves_other_requests_alone() {
     let local = second.create_id(json!({"mode": "local"})).await;
 
     let started = Instant::now();
-    let searching = in_flight_after(&first, &first_game, Duration::from_millis(500)).await;
+    let searching = in_flight(&server, &first, &first_game, "the-first-search").await;
 
     let reply = second.try_move_at(&second_game, 7, 7, 0).await;
     assert!(
@@ -639,6 +663,7 @@ async fn write_rate_limit_answers_429_with_retry_after() {
     }
     other.create(json!({})).await;
 
+    // A sleep that is the test's subject: the bucket refills with time, as Retry-After said.
     tokio::time::sleep(Duration::from_secs(retry_after.clamp(1, 5))).await;
     player.create(json!({})).await;
 }
@@ -843,7 +868,10 @@ async fn online_backup_restores_the_same_games() {
             }
         })
     };
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    eventually("the busy game under way", WAIT, async || {
+        player.game(&busy).await["moveCount"].as_i64() >= Some(5)
+    })
+    .await;
 
     let copy = server
         .database()

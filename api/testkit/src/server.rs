@@ -368,6 +368,15 @@ impl Server {
         std::fs::read_to_string(path).expect("read the server log")
     }
 
+    /// How many lines of the server's log hold every one of `words` (what was logged and, say,
+    /// `request_id=…` of the request it was logged for); the log must be captured.
+    pub fn log_lines_with(&self, words: &[&str]) -> usize {
+        self.log_text()
+            .lines()
+            .filter(|line| words.iter().all(|word| line.contains(word)))
+            .count()
+    }
+
     /// The process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
