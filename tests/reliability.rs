@@ -13,7 +13,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use gomoku_testkit::crash::CrashRun;
-use gomoku_testkit::lines::record;
+use gomoku_testkit::lines::{record, BLACK_FIVE};
 use gomoku_testkit::live::WAIT;
 use gomoku_testkit::state::{assert_state_consistent, id_of, moves_of};
 use gomoku_testkit::stored::Stored;
@@ -192,7 +192,9 @@ async fn same_cell_race_without_ply_lands_once() {
 /// A move retried with the same `ply` never lands twice: 32 copies of one move sent at once (so
 /// most retries arrive while the first is in flight) all answer 200 with that one move stored; a
 /// late retry after the opponent replied still answers 200 without applying anything; a
-/// different cell at that old ply is a PLY_MISMATCH. The same holds in AI mode, where the answer
+/// different cell at that old ply (the opponent's among them), or a ply ahead of the game, is a
+/// PLY_MISMATCH; the retry of a winning move answers the won game, and a ply after it is
+/// GAME_OVER. The same holds in AI mode, where the answer
 /// already carries the AI's reply, also for a retry sent while a master-level search for the
 /// first request is surely still running.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -216,16 +218,36 @@ async fn retried_move_with_same_ply_never_lands_twice() {
         json!(2),
         "a late retry applies nothing: {late}"
     );
-    player.try_move_at(&id, 3, 3, 0).await.assert_error(
-        409,
-        "PLY_MISMATCH",
-        "another cell at an old ply",
-    );
+    for (row, col, ply, what) in [
+        (3, 3, 0, "another cell at an old ply"),
+        (7, 8, 0, "white's stone claimed as black's old ply"),
+        (3, 3, 3, "a ply ahead of the game"),
+        (3, 3, 99, "a ply far ahead"),
+    ] {
+        player
+            .try_move_at(&id, row, col, ply)
+            .await
+            .assert_error(409, "PLY_MISMATCH", what);
+    }
 
     let state = player.game(&id).await;
     assert_eq!(moves_of(&state), vec![(7, 7, 1), (7, 8, 2)]);
     let mut stored = Stored::open(server.database()).await;
     stored.assert_game(&state).await;
+
+    // The retry of a winning move is a retry still, not a move after the end.
+    let won = player.create_id(json!({"mode": "local"})).await;
+    let last = player.play_all(&won, BLACK_FIVE).await;
+    assert_eq!(last["status"], "black_won");
+    let (row, col) = BLACK_FIVE[BLACK_FIVE.len() - 1];
+    let ply = BLACK_FIVE.len() as i64 - 1;
+    assert_eq!(player.play_at(&won, row, col, ply).await, last);
+    player.try_move_at(&won, 9, 9, ply + 1).await.assert_error(
+        409,
+        "GAME_OVER",
+        "a ply after the end",
+    );
+    player.assert_same(&won, &last, "a ply after the end").await;
 
     // AI mode: the human plays black; retries of its first move while the AI may be thinking.
     let medium = json!({"mode": "ai", "ai": {"level": "medium", "player": 2}});
@@ -527,9 +549,9 @@ async fn missing_malformed_or_unknown_token_is_401() {
     );
 }
 
-/// Another player's game answers 404 GAME_NOT_FOUND on read, move, undo, resign, replay, export,
-/// hint and delete — the very answer a game id that does not exist gets — it is absent from that
-/// player's list, and the owner finds it unchanged.
+/// Another player's game answers 404 GAME_NOT_FOUND on every game endpoint (a move with and
+/// without `ply` among them) — the very answer a game id that does not exist gets, whatever its
+/// shape — it is absent from that player's list, and the owner finds it unchanged.
 #[tokio::test]
 async fn another_players_game_is_404_everywhere() {
     let server = gomoku_server!().args(NO_RATE_LIMIT).start();
@@ -541,17 +563,29 @@ async fn another_players_game_is_404_everywhere() {
     let intruder_game = intruder.create_id(json!({"mode": "local"})).await;
     let before = owner.game(&id).await;
 
-    let absent = "00000000-0000-4000-8000-000000000000";
-    for endpoint in game_endpoints(&id)
-        .into_iter()
-        .chain(game_endpoints(absent))
-    {
-        let request = endpoint.request(&intruder.api);
-        let what = format!("{endpoint} by another player");
-        intruder
-            .send(request.bearer_auth(&intruder.token))
-            .await
-            .assert_error(404, "GAME_NOT_FOUND", &what);
+    let long = "a".repeat(300);
+    let absent = [
+        "00000000-0000-4000-8000-000000000000",
+        "does-not-exist",
+        "0",
+        &long,
+        "%E2%9C%93",
+    ];
+    for game in std::iter::once(id.as_str()).chain(absent) {
+        let mut endpoints = game_endpoints(game);
+        endpoints.push(Endpoint::new(
+            Method::POST,
+            format!("/api/v1/games/{game}/moves"),
+            Some(json!({"row": 1, "col": 1, "ply": 3})),
+        ));
+        for endpoint in endpoints {
+            let request = endpoint.request(&intruder.api);
+            let what = format!("{endpoint} by another player");
+            intruder
+                .send(request.bearer_auth(&intruder.token))
+                .await
+                .assert_error(404, "GAME_NOT_FOUND", &what);
+        }
     }
     assert_eq!(
         intruder.game_ids().await,
@@ -561,8 +595,8 @@ async fn another_players_game_is_404_everywhere() {
     owner.assert_same(&id, &before, "the intruder").await;
 }
 
-/// Tokens are stored only as hashes: no issued token appears in the SQLite files (main file and
-/// WAL), neither as its hex text nor as its 32 raw bytes, while the server runs and after it stops.
+/// Tokens are stored only as hashes: no issued token appears in the SQLite files (main file, WAL,
+/// shared memory, journal), neither as its hex text nor as its 32 raw bytes, while the server runs and after it stops.
 #[tokio::test]
 async fn tokens_are_stored_only_as_hashes() {
     let mut server = gomoku_server!().database(&Database::temp_sqlite()).start();
@@ -576,7 +610,7 @@ async fn tokens_are_stored_only_as_hashes() {
     let db_path = server.database().sqlite_path().to_path_buf();
     let scan = |when: &str| {
         let mut scanned = 0;
-        for suffix in ["", "-wal"] {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
             let path = format!("{}{suffix}", db_path.display());
             let Ok(bytes) = std::fs::read(&path) else {
                 continue;
