@@ -184,6 +184,11 @@ function statusText(g, thinking) {
   return `${colourName(g.currentPlayer)}落子`
 }
 
+/**
+ * The short toast for each error code: the service's (tests/unit/contract.test.js
+ * checks them against its description both ways) and NETWORK_ERROR, the
+ * request wrapper's own.
+ */
 const ERRORS = {
   NETWORK_ERROR: '无法连接服务器，请检查网络',
   CELL_OCCUPIED: '这里已经有棋子了',
@@ -195,7 +200,7 @@ const ERRORS = {
   GAME_NOT_FOUND: '对局不存在或已删除',
   INVALID_SETTINGS: '对局设置无效',
   INVALID_RECORD: '棋谱无效',
-  INVALID_STEP: '步数无效',
+  INVALID_QUERY: '请求格式错误',
   INVALID_JSON: '请求格式错误',
   PAYLOAD_TOO_LARGE: '棋谱太大',
   UNSUPPORTED_MEDIA_TYPE: '请求格式错误',
@@ -220,6 +225,7 @@ const ERRORS = {
   GAME_NOT_OVER: '好友对局结束后才能分析',
   NO_OFFER: '对方已撤回或已过期',
   OFFER_PENDING: '对方的提议还在等你回应',
+  UPGRADE_REQUIRED: '实时连接失败，请重试',
 }
 
 /** After a lost connection, once the page shows the server's position again. */
@@ -484,6 +490,8 @@ module.exports = {
   END_REASONS,
   RESTORED_TEXT,
   UNSENT_TEXT,
+  ERRORS,
+  NAME_MAX_CHARS,
   ruleLabel,
   levelLabel,
   colourName,
