@@ -20,6 +20,12 @@ const STATUS = {
   DRAW: 'draw',
 }
 
+/** The filters of the game list (`GET /games?status=`): games not over (waiting ones among them), and ended ones. */
+const LIST_FILTER = {
+  PLAYING: 'playing',
+  FINISHED: 'finished',
+}
+
 /** The statuses of a game that has ended. */
 const FINISHED = [STATUS.BLACK_WON, STATUS.WHITE_WON, STATUS.DRAW]
 
@@ -59,6 +65,7 @@ module.exports = {
   BLACK,
   WHITE,
   STATUS,
+  LIST_FILTER,
   isOver,
   isPlaying,
   isWaiting,

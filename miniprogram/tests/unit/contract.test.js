@@ -145,6 +145,11 @@ describe('names', () => {
     expect(sorted(ours())).toEqual(sorted(enumIn(schema(name))))
   })
 
+  test('game-state LIST_FILTER are the game list\'s status filters exactly', () => {
+    const filter = description.paths['/api/v1/games'].get.parameters.find(p => p.name === 'status')
+    expect(sorted(Object.values(gameState.LIST_FILTER))).toEqual(sorted(enumIn(filter)))
+  })
+
   test('SEATS are the seats a new online game may ask for', () => {
     const seats = enumIn(schema('CreateOnlineGame').properties.seat)
     expect(sorted(text.SEATS.map(s => s.value))).toEqual(sorted(seats))
