@@ -2,9 +2,9 @@
 //! free slot to the player served least recently, and a light player's reply not held up by
 //! another's master searches.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use gomoku_testkit::{gomoku_server, Player, Server, NO_RATE_LIMIT};
+use gomoku_testkit::{eventually, gomoku_server, Player, Server, NO_RATE_LIMIT};
 use serde_json::json;
 use tokio::sync::mpsc;
 
@@ -16,14 +16,11 @@ fn logged(server: &Server, what: &str) -> usize {
 
 /// Waits until the server has logged `what` at least `count` times; panics after 20 s.
 async fn until_logged(server: &Server, what: &str, count: usize) {
-    let start = Instant::now();
-    while logged(server, what) < count {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "`{what}` never logged {count} times"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let wanted = format!("`{what}` logged {count} times");
+    eventually(&wanted, Duration::from_secs(20), async || {
+        logged(server, what) >= count
+    })
+    .await;
 }
 
 /// With one AI slot, player A's master search holding it and A's second master move waiting in

@@ -2,8 +2,8 @@
 //!
 //! Written from the specification, not from the code: every endpoint, every error code (and
 //! that a rejected request changes nothing stored), the shape of the game state, the three
-//! rules, AI mode, ownership, the saved-game list, the race for one ply, replay, export and
-//! import. Positions are drawn as move lists on a 15×15 board unless a test says otherwise;
+//! rules, AI mode, the saved-game list, replay, export and import. Tokens and ownership, the
+//! limits, CORS, the race for one ply and retried moves are `reliability.rs`'s. Positions are drawn as move lists on a 15×15 board unless a test says otherwise;
 //! `(row, col)` with row 0 at the top.
 
 use std::collections::BTreeSet;
@@ -13,10 +13,7 @@ use gomoku_testkit::lines::{
     RENJU_DOUBLE_THREE, RENJU_OVERLINE,
 };
 use gomoku_testkit::state::{id_of, move_triples};
-use gomoku_testkit::{
-    assert_all_unauthorized, game_endpoints, gomoku_server, one_landed, race, Api, Endpoint,
-    Player, Reply, Server, NO_RATE_LIMIT,
-};
+use gomoku_testkit::{gomoku_server, Api, Player, Reply, Server, NO_RATE_LIMIT};
 use serde_json::{json, Value};
 
 // ---------------------------------------------------------------------------------------------
@@ -342,36 +339,6 @@ async fn unknown_route_and_wrong_method_use_the_error_shape() {
         reply.assert_error(405, "METHOD_NOT_ALLOWED", &what);
     }
     assert_eq!(player.game(&id).await, game, "the game is untouched");
-}
-
-/// A preflight request from another origin (the WeChat developer tool) is allowed by CORS.
-#[tokio::test]
-async fn cors_preflight_is_allowed() {
-    let server = gomoku_server!().start();
-    let api = Api::on(&server);
-    let preflight = api
-        .request(reqwest::Method::OPTIONS, "/api/v1/games")
-        .header("origin", "http://127.0.0.1:34567")
-        .header("access-control-request-method", "POST")
-        .header(
-            "access-control-request-headers",
-            "authorization,content-type",
-        );
-    let response = api.send(preflight).await;
-    assert!(response.status.is_success(), "{}", response.status);
-    assert!(
-        response.headers.contains_key("access-control-allow-origin"),
-        "no access-control-allow-origin: {:?}",
-        response.headers
-    );
-    let allowed = response
-        .header("access-control-allow-headers")
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    assert!(
-        allowed == "*" || (allowed.contains("authorization") && allowed.contains("content-type")),
-        "the bearer token and JSON bodies must be allowed: {allowed:?}"
-    );
 }
 
 /// Responses are compressed for a client that accepts gzip, and not for one that does not.
@@ -857,90 +824,6 @@ async fn refused_moves_change_nothing() {
     // The game still takes a good move.
     let after = player.play(&id, 7, 8).await;
     assert_eq!(after["moveCount"], 2);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Tokens and ownership
-// ---------------------------------------------------------------------------------------------
-
-/// Every game endpoint answers 401 UNAUTHORIZED without a valid bearer token, and changes
-/// nothing.
-#[tokio::test]
-async fn every_game_endpoint_needs_a_valid_token() {
-    let (_server, player, id) = new_game(json!({})).await;
-    let before = player.play(&id, 7, 7).await;
-    let export = player.export(&id).await;
-    use reqwest::Method;
-    let mut endpoints = game_endpoints(&id);
-    endpoints.extend([
-        Endpoint::new(Method::GET, "/api/v1/games", None),
-        Endpoint::new(Method::POST, "/api/v1/games", Some(json!({}))),
-        Endpoint::new(Method::POST, "/api/v1/games/import", Some(export)),
-    ]);
-    let bad_auth: [Option<String>; 5] = [
-        None,
-        Some("Bearer not-a-token".into()),
-        Some("Bearer ".into()),
-        Some(format!("Basic {}", player.token)),
-        Some(format!("Bearer {}x", player.token)),
-    ];
-    assert_all_unauthorized(&player.api, &endpoints, &bad_auth).await;
-    assert_eq!(player.game(&id).await, before, "nothing changed");
-    assert_eq!(count_games(&player).await, 1, "nothing created or deleted");
-}
-
-/// Another player's game is 404 GAME_NOT_FOUND on every game endpoint, exactly like an id that
-/// does not exist; the owner's game is untouched and absent from the other player's list.
-#[tokio::test]
-async fn another_players_game_is_not_found() {
-    let (server, owner) = server_and_player().await;
-    let other = Player::new(&server).await;
-    let id = owner.create_id(json!({})).await;
-    let before = owner.play(&id, 7, 7).await;
-    other.create(json!({})).await;
-
-    let ids = [
-        id.clone(),
-        "does-not-exist".to_string(),
-        "0".to_string(),
-        "00000000-0000-4000-8000-000000000000".to_string(),
-        "a".repeat(300),
-        "%E2%9C%93".to_string(),
-    ];
-    for game in &ids {
-        let cases = [
-            other.get(&format!("/api/v1/games/{game}")).await,
-            other.delete(&format!("/api/v1/games/{game}")).await,
-            other
-                .post(
-                    &format!("/api/v1/games/{game}/moves"),
-                    &json!({"row": 1, "col": 1}),
-                )
-                .await,
-            other
-                .post(
-                    &format!("/api/v1/games/{game}/moves"),
-                    &json!({"row": 1, "col": 1, "ply": 1}),
-                )
-                .await,
-            other.undo(game).await,
-            other.resign(game).await,
-            other.get(&format!("/api/v1/games/{game}/replay")).await,
-            other.get(&format!("/api/v1/games/{game}/export")).await,
-            other.get(&format!("/api/v1/games/{game}/hint")).await,
-        ];
-        for (i, reply) in cases.iter().enumerate() {
-            reply.assert_error(404, "GAME_NOT_FOUND", &format!("case {i} on id {game:.40}"));
-        }
-    }
-    assert_eq!(
-        owner.game(&id).await,
-        before,
-        "the owner's game is untouched"
-    );
-    let listed = other.list_all(None, 100).await;
-    assert_eq!(listed.len(), 1, "only the other player's own game");
-    assert_ne!(listed[0]["id"], json!(id));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1510,163 +1393,6 @@ async fn bad_list_queries_are_invalid_query() {
     for limit in ["1", "100"] {
         player.list_page(&[("limit", limit)]).await.ok(200, limit);
     }
-}
-
-/// `--max-unfinished-games` caps unfinished games per player with 409 TOO_MANY_GAMES; finishing
-/// one makes room again.
-#[tokio::test]
-async fn unfinished_games_are_capped() {
-    let (server, player) =
-        server_with(&["--write-rate-limit", "0", "--max-unfinished-games", "2"]).await;
-    let first = player.create_id(json!({})).await;
-    player.create(json!({})).await;
-    player.post("/api/v1/games", &json!({})).await.assert_error(
-        409,
-        "TOO_MANY_GAMES",
-        "third unfinished game",
-    );
-    assert_eq!(count_games(&player).await, 2);
-    // Another player has a quota of their own.
-    Player::new(&server).await.create(json!({})).await;
-    player.resign(&first).await.ok(200, "resign");
-    player.create(json!({})).await;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The race for one ply, retries, rate limit
-// ---------------------------------------------------------------------------------------------
-
-/// Many concurrent requests for the same ply at different points: exactly one lands, the rest
-/// are 409 PLY_MISMATCH, and the stored moves stay contiguous. Without `ply`, racing requests
-/// for one point land it once, the rest are CELL_OCCUPIED.
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn race_for_one_ply_lands_exactly_one() {
-    let (_server, player, id) = new_game(json!({})).await;
-    const RACERS: i64 = 12;
-    for ply in 0..6i64 {
-        // Every racer picks its own point on its own row band, never taken before.
-        let bodies = (0..RACERS)
-            .map(|k| json!({"row": ply * 2 + k / 8, "col": k % 8 + 3, "ply": ply}))
-            .collect();
-        let answers = race(&player, &id, bodies).await;
-        one_landed(&answers, "PLY_MISMATCH", &format!("ply {ply}"));
-        let state = player.game(&id).await;
-        assert_state_shape(&state);
-        assert_eq!(state["moveCount"], ply + 1, "moves stay contiguous");
-    }
-
-    // Without ply: the same point from many clients lands once.
-    let id2 = player.create_id(json!({})).await;
-    let same_point = vec![json!({"row": 4, "col": 4}); RACERS as usize];
-    let answers = race(&player, &id2, same_point).await;
-    one_landed(&answers, "CELL_OCCUPIED", "one point without ply");
-    let state = player.game(&id2).await;
-    assert_eq!(state["moveCount"], 1);
-    assert_eq!(
-        state["moveHistory"],
-        json!([{"row": 4, "col": 4, "player": 1}])
-    );
-}
-
-/// A retried move (same point, same ply) is 200 with the current state and is applied once,
-/// also when the retries race each other; a different move for a past ply is PLY_MISMATCH.
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn retried_move_is_applied_once() {
-    let (_server, player, id) = new_game(json!({})).await;
-    let path = format!("/api/v1/games/{id}/moves");
-    let first = player.play_at(&id, 7, 7, 0).await;
-    assert_eq!(first["moveCount"], 1);
-    let retry = player.play_at(&id, 7, 7, 0).await;
-    assert_eq!(
-        retry, first,
-        "the retry returns the current state, unchanged"
-    );
-    assert_eq!(player.game(&id).await, first);
-
-    for body in [
-        json!({"row": 8, "col": 8, "ply": 0}),
-        json!({"row": 8, "col": 8, "ply": 2}),
-        json!({"row": 8, "col": 8, "ply": 99}),
-    ] {
-        let reply = player.post(&path, &body).await;
-        reply.assert_error(409, "PLY_MISMATCH", &body.to_string());
-        player.assert_same(&id, &first, &body.to_string()).await;
-    }
-    let second = player.play_at(&id, 8, 8, 1).await;
-    assert_eq!(second["moveCount"], 2);
-    // White's point claimed as black's ply 0 is not a retry.
-    let reply = player.try_move_at(&id, 8, 8, 0).await;
-    reply.assert_error(409, "PLY_MISMATCH", "wrong colour");
-    player.assert_same(&id, &second, "wrong colour").await;
-
-    // Concurrent retries of one move: all succeed, one stone.
-    let retries = vec![json!({"row": 3, "col": 3, "ply": 2}); 10];
-    for reply in race(&player, &id, retries).await {
-        assert_eq!(reply.status, 200, "{}", reply.text);
-        assert_eq!(reply.body["moveCount"], 3);
-    }
-    let state = player.game(&id).await;
-    assert_eq!(state["moveCount"], 3);
-
-    // The retry of a winning move is still a retry, not a move after the end.
-    let won = player.create_id(json!({})).await;
-    let mut last = Value::Null;
-    for (ply, &(row, col)) in BLACK_FIVE.iter().enumerate() {
-        last = player.play_at(&won, row, col, ply as i64).await;
-    }
-    assert_eq!(last["status"], "black_won");
-    let again = player.play_at(&won, 7, 7, 8).await;
-    assert_eq!(again, last);
-    let reply = player.try_move_at(&won, 9, 9, 9).await;
-    Finished(&player, &won, &last)
-        .refuses(reply, "ply after the end")
-        .await;
-
-    // In AI mode the retry returns the state with the AI's reply, applied once.
-    let ai = player
-        .create_id(json!({"mode": "ai", "ai": {"level": "hard", "player": 2}}))
-        .await;
-    let played = player.play_at(&ai, 7, 7, 0).await;
-    assert_eq!(played["moveCount"], 2);
-    let retried = player.play_at(&ai, 7, 7, 0).await;
-    assert_eq!(retried, played);
-}
-
-/// With a per-token write limit, writes beyond the burst are 429 RATE_LIMITED with a
-/// Retry-After of whole seconds, and a refused move is not applied.
-#[tokio::test]
-async fn writes_beyond_the_limit_are_rate_limited() {
-    let (server, player) = server_with(&["--write-rate-limit", "1", "--write-burst", "3"]).await;
-    let other = Player::new(&server).await;
-    let create = player.post("/api/v1/games", &json!({})).await;
-    let id = id_of(&create.ok(201, "create"));
-    let mut landed = 0;
-    let mut limited = false;
-    for col in 0..12 {
-        let reply = player.try_move(&id, 0, col).await;
-        match reply.status.as_u16() {
-            200 => landed += 1,
-            _ => {
-                reply.assert_rate_limited("write beyond the burst");
-                limited = true;
-                break;
-            }
-        }
-    }
-    assert!(
-        limited,
-        "12 quick writes with a burst of 3 were never limited"
-    );
-    let state = player.game(&id).await;
-    assert_eq!(
-        state["moveCount"], landed,
-        "the refused move was not applied"
-    );
-    // Reads are not limited, and the limit is per token.
-    for _ in 0..5 {
-        player.game(&id).await;
-    }
-    other.create(json!({})).await;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -85,6 +85,7 @@ async fn fischer_increment() {
         "the first move earns the increment"
     );
     assert_eq!(after_black["clock"]["running"], 2);
+    // Not an ordering: white's clock running down while white thinks is what is checked.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let after_white = white.play_at(&id, 7, 8, 1).await;
     let white_left = ms(&after_white["clock"]["whiteMs"]);
@@ -173,6 +174,7 @@ async fn a_restart_keeps_the_deadline() {
     let before = play_alternately(&black, &white, &id, 0, &[(7, 7), (7, 8)]).await;
     let deadline = deadline_of(&before);
     server.kill();
+    // Not an ordering: the deadline passing while the server is down is what is checked.
     let wait = deadline - OffsetDateTime::now_utc() + time::Duration::milliseconds(500);
     tokio::time::sleep(Duration::try_from(wait).unwrap_or_default()).await;
     server.restart();

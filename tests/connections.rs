@@ -8,7 +8,7 @@
 //! The flood comes from 127.0.0.2 and further loopback addresses, the honest clients from
 //! 127.0.0.1 (see `gomoku_testkit::flood`).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use gomoku_testkit::flood::{
     closed_by_server, connect_from, flood_address, half_request, healthz_from,
@@ -16,7 +16,7 @@ use gomoku_testkit::flood::{
 use gomoku_testkit::lines::brick_fill;
 use gomoku_testkit::live::WAIT;
 use gomoku_testkit::online::start;
-use gomoku_testkit::{gomoku_server, Live, Player, Server, NO_RATE_LIMIT};
+use gomoku_testkit::{eventually, gomoku_server, Live, Player, Server, NO_RATE_LIMIT};
 use serde_json::json;
 use tokio::io::AsyncWriteExt;
 use tokio::task::JoinSet;
@@ -24,18 +24,6 @@ use tokio::task::JoinSet;
 /// How long a condition the server must reach (sockets closed, files released) may take before
 /// the test fails: far longer than it takes.
 const DEADLINE: Duration = Duration::from_secs(60);
-
-/// Waits for `condition` to hold, checking every few milliseconds; panics after [`DEADLINE`].
-async fn wait_for(what: &str, mut condition: impl AsyncFnMut() -> bool) {
-    let start = Instant::now();
-    while !condition().await {
-        assert!(
-            start.elapsed() < DEADLINE,
-            "{what}: not within {DEADLINE:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
 
 /// A flood of 2,000 half-sent requests from one address, with 64 connections allowed per
 /// address and a 1 s header read timeout: meanwhile two players at another address play and the
@@ -89,11 +77,11 @@ async fn a_flood_of_half_requests_leaves_other_clients_unharmed() {
         "every flooded socket closed by the server"
     );
 
-    wait_for("the flood's files released", async || {
+    eventually("the flood's files released", DEADLINE, async || {
         server.open_files().unwrap() <= files + 4
     })
     .await;
-    wait_for("the memory back near its level", async || {
+    eventually("the memory back near its level", DEADLINE, async || {
         server.resident_kib().unwrap() <= memory + 32 * 1024
     })
     .await;
@@ -138,9 +126,11 @@ async fn connections_over_the_caps_are_refused() {
         "a seventh connection in all"
     );
     drop(held.remove(0));
-    wait_for("a place free once a connection closed", async || {
-        healthz_from(third, server.addr()).await
-    })
+    eventually(
+        "a place free once a connection closed",
+        DEADLINE,
+        async || healthz_from(third, server.addr()).await,
+    )
     .await;
 }
 

@@ -7,14 +7,17 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use std::time::Duration;
 
 use gomoku_testkit::lines::BLACK_FIVE;
+use gomoku_testkit::live::WAIT;
 use gomoku_testkit::stored::{insert_moves, older_schema, Stored};
-use gomoku_testkit::{gomoku_server, Api, Database, Player, Reply, Server, NO_RATE_LIMIT};
+use gomoku_testkit::{
+    eventually, gomoku_server, Api, Database, Player, Reply, Server, NO_RATE_LIMIT,
+};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use sqlx::{Connection, SqliteConnection};
+use tokio::task::JoinHandle;
 
 /// A hint flood: past the hint bucket's burst, 429 RATE_LIMITED with a Retry-After of whole
 /// seconds and no search; another player's hints and the same player's moves are not held up.
@@ -45,13 +48,28 @@ async fn hint_flood_is_rate_limited() {
         .ok(200, "another player's hint");
 }
 
-/// Lines of the server log that record an AI search made for the request with this id.
-fn searches_for(server: &Server, request_id: &str) -> usize {
-    let text = server.log_text();
-    let tag = format!("request_id={request_id}");
-    text.lines()
-        .filter(|line| line.contains("ai search") && line.contains(&tag))
-        .count()
+/// Lines of the server log that record `what` ("ai queued", "ai search") for the request with
+/// this id.
+fn logged_for(server: &Server, what: &str, request_id: &str) -> usize {
+    server.log_lines_with(&[what, &format!("request_id={request_id}")])
+}
+
+/// Sends black's move at (9,9) to `game` in the background, with this request id.
+fn move_in_background(player: &Player, game: &str, request_id: &'static str) -> JoinHandle<Reply> {
+    let (player, game) = (player.clone(), game.to_string());
+    tokio::spawn(async move {
+        player
+            .send(
+                player
+                    .request(
+                        reqwest::Method::POST,
+                        &format!("/api/v1/games/{game}/moves"),
+                    )
+                    .header("x-request-id", request_id)
+                    .json(&json!({"row": 9, "col": 9})),
+            )
+            .await
+    })
 }
 
 /// A move request searches for the AI's reply once, however the game changes meanwhile. Here the
@@ -74,31 +92,17 @@ async fn the_ai_searches_once_per_move_request() {
     assert_eq!(state["moveCount"], 2, "the AI replied");
     let hog = player.create_id(ai).await;
 
-    let hogging = {
-        let player = player.clone();
-        let hog = hog.clone();
-        tokio::spawn(async move { player.play(&hog, 7, 7).await })
-    };
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let hogging = move_in_background(&player, &hog, "the-hog");
+    eventually("the hog's search holds the slot", WAIT, async || {
+        logged_for(&server, "ai search", "the-hog") == 1
+    })
+    .await;
     let request_id = "the-move-that-waits";
-    let waiting = {
-        let player = player.clone();
-        let game = game.clone();
-        tokio::spawn(async move {
-            player
-                .send(
-                    player
-                        .request(
-                            reqwest::Method::POST,
-                            &format!("/api/v1/games/{game}/moves"),
-                        )
-                        .header("x-request-id", request_id)
-                        .json(&json!({"row": 9, "col": 9})),
-                )
-                .await
-        })
-    };
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let waiting = move_in_background(&player, &game, request_id);
+    eventually("the move waits in the AI queue", WAIT, async || {
+        logged_for(&server, "ai queued", request_id) == 1
+    })
+    .await;
     let undone = player
         .undo(&game)
         .await
@@ -107,9 +111,9 @@ async fn the_ai_searches_once_per_move_request() {
 
     let answer: Reply = waiting.await.unwrap();
     answer.assert_error(409, "GAME_CHANGED", "the move whose game changed");
-    hogging.await.unwrap();
+    hogging.await.unwrap().ok(200, "the hog's move");
     assert_eq!(
-        searches_for(&server, request_id),
+        logged_for(&server, "ai search", request_id),
         1,
         "one search for one request"
     );

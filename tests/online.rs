@@ -16,8 +16,8 @@ use gomoku_testkit::online::{play_alternately, start};
 use gomoku_testkit::state::{assert_state_consistent, id_of, moves_of};
 use gomoku_testkit::stored::Stored;
 use gomoku_testkit::{
-    gomoku_server, one_landed, race_players, race_posts, Api, Live, Player, Reply, Server,
-    NO_RATE_LIMIT,
+    eventually, gomoku_server, one_landed, race_players, race_posts, Api, Live, Player, Reply,
+    Server, NO_RATE_LIMIT,
 };
 use serde_json::{json, Value};
 
@@ -1217,18 +1217,18 @@ async fn upgrade_refusals_and_the_ninth_connection() {
         .expect("another token has its own places");
     held.pop().unwrap().close().await;
     // The server frees the place once it sees the close.
-    let mut again = None;
-    for _ in 0..50 {
-        match Live::connect(&white, &id).await {
-            Ok(live) => {
-                again = Some(live);
-                break;
+    eventually(
+        "a freed place used again",
+        WAIT,
+        async || match Live::connect(&white, &id).await {
+            Ok(_) => true,
+            Err(refused) => {
+                assert_eq!(refused.status, 429);
+                false
             }
-            Err(refused) => assert_eq!(refused.status, 429),
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(again.is_some(), "a freed place is used again");
+        },
+    )
+    .await;
 }
 
 /// A socket dropped and reopened gets the current state first, whatever happened meanwhile;

@@ -13,12 +13,13 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use gomoku_testkit::crash::CrashRun;
-use gomoku_testkit::lines::record;
+use gomoku_testkit::lines::{record, BLACK_FIVE};
+use gomoku_testkit::live::WAIT;
 use gomoku_testkit::state::{assert_state_consistent, id_of, moves_of};
 use gomoku_testkit::stored::Stored;
 use gomoku_testkit::{
-    assert_all_unauthorized, clock_seed, game_endpoints, gomoku_server, one_landed, race, Api,
-    Database, Endpoint, Player, Reply, Server, NO_RATE_LIMIT,
+    assert_all_unauthorized, clock_seed, eventually, game_endpoints, gomoku_server, one_landed,
+    race, Api, Database, Endpoint, Player, Reply, Server, NO_RATE_LIMIT,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -53,16 +54,36 @@ fn all_answered_with_the_move(answers: &[Reply], what: &str) {
     }
 }
 
-/// Sends black's first move, (7,7), to an AI game in the background and gives it `wait`; fails
-/// unless it is still unanswered then (the master AI still thinking), since the test needs a
-/// request in flight.
-async fn in_flight_after(player: &Player, id: &str, wait: Duration) -> JoinHandle<Reply> {
+/// What the servers of the tests that need an AI move in flight log: each request's id (its
+/// span) and each AI search as it starts, which [`in_flight`] waits for.
+const LOG_SEARCHES: &str = "warn,gomoku::http=info,gomoku::ai=debug";
+
+/// Sends black's first move, (7,7), to an AI game in the background (as request `request_id`)
+/// and waits until the server has started the AI's search for it; fails if it was answered by
+/// then, since the test needs a request in flight (the master AI still thinking). The server
+/// must capture its log at [`LOG_SEARCHES`].
+async fn in_flight(
+    server: &Server,
+    player: &Player,
+    id: &str,
+    request_id: &'static str,
+) -> JoinHandle<Reply> {
     let (player, id) = (player.clone(), id.to_string());
-    let task = tokio::spawn(async move { player.try_move_at(&id, 7, 7, 0).await });
-    tokio::time::sleep(wait).await;
+    let task = tokio::spawn(async move {
+        let request = player
+            .request(Method::POST, &format!("/api/v1/games/{id}/moves"))
+            .header("x-request-id", request_id)
+            .json(&json!({"row": 7, "col": 7, "ply": 0}));
+        player.send(request).await
+    });
+    let tag = format!("request_id={request_id}");
+    eventually("the AI's search for the move started", WAIT, async || {
+        server.log_lines_with(&["ai search", &tag]) == 1
+    })
+    .await;
     assert!(
         !task.is_finished(),
-        "the master AI answered within {wait:?}; the test needs it thinking"
+        "the master AI answered as soon as it started; the test needs it thinking"
     );
     task
 }
@@ -171,7 +192,9 @@ async fn same_cell_race_without_ply_lands_once() {
 /// A move retried with the same `ply` never lands twice: 32 copies of one move sent at once (so
 /// most retries arrive while the first is in flight) all answer 200 with that one move stored; a
 /// late retry after the opponent replied still answers 200 without applying anything; a
-/// different cell at that old ply is a PLY_MISMATCH. The same holds in AI mode, where the answer
+/// different cell at that old ply (the opponent's among them), or a ply ahead of the game, is a
+/// PLY_MISMATCH; the retry of a winning move answers the won game, and a ply after it is
+/// GAME_OVER. The same holds in AI mode, where the answer
 /// already carries the AI's reply, also for a retry sent while a master-level search for the
 /// first request is surely still running.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -179,6 +202,8 @@ async fn retried_move_with_same_ply_never_lands_twice() {
     let server = gomoku_server!()
         .args(NO_RATE_LIMIT)
         .args(["--ai-master-ms", "2000", "--request-timeout-ms", "60000"])
+        .env("RUST_LOG", LOG_SEARCHES)
+        .capture_log()
         .start();
     let player = Player::new(&server).await;
     let id = player.create_id(json!({"mode": "local"})).await;
@@ -193,16 +218,36 @@ async fn retried_move_with_same_ply_never_lands_twice() {
         json!(2),
         "a late retry applies nothing: {late}"
     );
-    player.try_move_at(&id, 3, 3, 0).await.assert_error(
-        409,
-        "PLY_MISMATCH",
-        "another cell at an old ply",
-    );
+    for (row, col, ply, what) in [
+        (3, 3, 0, "another cell at an old ply"),
+        (7, 8, 0, "white's stone claimed as black's old ply"),
+        (3, 3, 3, "a ply ahead of the game"),
+        (3, 3, 99, "a ply far ahead"),
+    ] {
+        player
+            .try_move_at(&id, row, col, ply)
+            .await
+            .assert_error(409, "PLY_MISMATCH", what);
+    }
 
     let state = player.game(&id).await;
     assert_eq!(moves_of(&state), vec![(7, 7, 1), (7, 8, 2)]);
     let mut stored = Stored::open(server.database()).await;
     stored.assert_game(&state).await;
+
+    // The retry of a winning move is a retry still, not a move after the end.
+    let won = player.create_id(json!({"mode": "local"})).await;
+    let last = player.play_all(&won, BLACK_FIVE).await;
+    assert_eq!(last["status"], "black_won");
+    let (row, col) = BLACK_FIVE[BLACK_FIVE.len() - 1];
+    let ply = BLACK_FIVE.len() as i64 - 1;
+    assert_eq!(player.play_at(&won, row, col, ply).await, last);
+    player.try_move_at(&won, 9, 9, ply + 1).await.assert_error(
+        409,
+        "GAME_OVER",
+        "a ply after the end",
+    );
+    player.assert_same(&won, &last, "a ply after the end").await;
 
     // AI mode: the human plays black; retries of its first move while the AI may be thinking.
     let medium = json!({"mode": "ai", "ai": {"level": "medium", "player": 2}});
@@ -220,10 +265,10 @@ async fn retried_move_with_same_ply_never_lands_twice() {
     stored.assert_game(&state).await;
 
     // A retry that surely arrives while the first request is in flight: the master AI thinks
-    // for its whole 2 s budget, and the retry goes 0.3 s in. Both answers carry the same
-    // two moves, and two moves are stored.
+    // for its whole 2 s budget, and the retry goes once its search has started. Both answers
+    // carry the same two moves, and two moves are stored.
     let slow_id = player.create_id(master_ai()).await;
-    let first = in_flight_after(&player, &slow_id, Duration::from_millis(300)).await;
+    let first = in_flight(&server, &player, &slow_id, "the-first-of-a-retry").await;
     let retry = player.try_move_at(&slow_id, 7, 7, 0).await;
     let first = assert_ai_replied(first, "the first request").await;
     assert_eq!(
@@ -298,6 +343,8 @@ fn start_slow_request(addr: &str, token: &str, body: &str, sent: usize) -> TcpSt
 async fn sigterm_finishes_in_flight_requests_refuses_new_ones_and_exits() {
     let mut server = gomoku_server!()
         .args(["--ai-master-ms", "3000", "--request-timeout-ms", "60000"])
+        .env("RUST_LOG", LOG_SEARCHES)
+        .capture_log()
         .start();
     let player = Player::new(&server).await;
     let addr = server.addr().to_string();
@@ -305,21 +352,18 @@ async fn sigterm_finishes_in_flight_requests_refuses_new_ones_and_exits() {
 
     let body = r#"{"mode": "local", "rule": "renju", "boardSize": 15}"#;
     let mut slow = start_slow_request(&addr, &player.token, body, 10);
-    let ai_move = in_flight_after(&player, &ai_id, Duration::from_millis(500)).await;
+    let ai_move = in_flight(&server, &player, &ai_id, "the-move-at-shutdown").await;
 
-    let terminated_at = Instant::now();
     server.terminate();
-    let refused = loop {
-        match TcpStream::connect(&addr) {
-            Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => break true,
-            _ if terminated_at.elapsed() > Duration::from_secs(10) => break false,
-            _ => std::thread::sleep(Duration::from_millis(50)),
-        }
-    };
-    assert!(
-        refused,
-        "new connections are still accepted 10 s after SIGTERM"
-    );
+    eventually(
+        "new connections refused after SIGTERM",
+        Duration::from_secs(10),
+        async || {
+            TcpStream::connect(&addr)
+                .is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionRefused)
+        },
+    )
+    .await;
 
     // The slow request, held open until now, still gets its answer.
     slow.write_all(&body.as_bytes()[10..]).unwrap();
@@ -412,6 +456,8 @@ async fn ai_cap_answers_ai_busy_and_leaves_other_requests_alone() {
             "--request-timeout-ms",
             "60000",
         ])
+        .env("RUST_LOG", LOG_SEARCHES)
+        .capture_log()
         .start();
     let (first, second) = two_players(&server).await;
     let first_game = first.create_id(master_ai()).await;
@@ -419,7 +465,7 @@ async fn ai_cap_answers_ai_busy_and_leaves_other_requests_alone() {
     let local = second.create_id(json!({"mode": "local"})).await;
 
     let started = Instant::now();
-    let searching = in_flight_after(&first, &first_game, Duration::from_millis(500)).await;
+    let searching = in_flight(&server, &first, &first_game, "the-first-search").await;
 
     let reply = second.try_move_at(&second_game, 7, 7, 0).await;
     assert!(
@@ -503,9 +549,9 @@ async fn missing_malformed_or_unknown_token_is_401() {
     );
 }
 
-/// Another player's game answers 404 GAME_NOT_FOUND on read, move, undo, resign, replay, export,
-/// hint and delete — the very answer a game id that does not exist gets — it is absent from that
-/// player's list, and the owner finds it unchanged.
+/// Another player's game answers 404 GAME_NOT_FOUND on every game endpoint (a move with and
+/// without `ply` among them) — the very answer a game id that does not exist gets, whatever its
+/// shape — it is absent from that player's list, and the owner finds it unchanged.
 #[tokio::test]
 async fn another_players_game_is_404_everywhere() {
     let server = gomoku_server!().args(NO_RATE_LIMIT).start();
@@ -517,17 +563,29 @@ async fn another_players_game_is_404_everywhere() {
     let intruder_game = intruder.create_id(json!({"mode": "local"})).await;
     let before = owner.game(&id).await;
 
-    let absent = "00000000-0000-4000-8000-000000000000";
-    for endpoint in game_endpoints(&id)
-        .into_iter()
-        .chain(game_endpoints(absent))
-    {
-        let request = endpoint.request(&intruder.api);
-        let what = format!("{endpoint} by another player");
-        intruder
-            .send(request.bearer_auth(&intruder.token))
-            .await
-            .assert_error(404, "GAME_NOT_FOUND", &what);
+    let long = "a".repeat(300);
+    let absent = [
+        "00000000-0000-4000-8000-000000000000",
+        "does-not-exist",
+        "0",
+        &long,
+        "%E2%9C%93",
+    ];
+    for game in std::iter::once(id.as_str()).chain(absent) {
+        let mut endpoints = game_endpoints(game);
+        endpoints.push(Endpoint::new(
+            Method::POST,
+            format!("/api/v1/games/{game}/moves"),
+            Some(json!({"row": 1, "col": 1, "ply": 3})),
+        ));
+        for endpoint in endpoints {
+            let request = endpoint.request(&intruder.api);
+            let what = format!("{endpoint} by another player");
+            intruder
+                .send(request.bearer_auth(&intruder.token))
+                .await
+                .assert_error(404, "GAME_NOT_FOUND", &what);
+        }
     }
     assert_eq!(
         intruder.game_ids().await,
@@ -537,8 +595,8 @@ async fn another_players_game_is_404_everywhere() {
     owner.assert_same(&id, &before, "the intruder").await;
 }
 
-/// Tokens are stored only as hashes: no issued token appears in the SQLite files (main file and
-/// WAL), neither as its hex text nor as its 32 raw bytes, while the server runs and after it stops.
+/// Tokens are stored only as hashes: no issued token appears in the SQLite files (main file, WAL,
+/// shared memory, journal), neither as its hex text nor as its 32 raw bytes, while the server runs and after it stops.
 #[tokio::test]
 async fn tokens_are_stored_only_as_hashes() {
     let mut server = gomoku_server!().database(&Database::temp_sqlite()).start();
@@ -552,7 +610,7 @@ async fn tokens_are_stored_only_as_hashes() {
     let db_path = server.database().sqlite_path().to_path_buf();
     let scan = |when: &str| {
         let mut scanned = 0;
-        for suffix in ["", "-wal"] {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
             let path = format!("{}{suffix}", db_path.display());
             let Ok(bytes) = std::fs::read(&path) else {
                 continue;
@@ -639,6 +697,7 @@ async fn write_rate_limit_answers_429_with_retry_after() {
     }
     other.create(json!({})).await;
 
+    // A sleep that is the test's subject: the bucket refills with time, as Retry-After said.
     tokio::time::sleep(Duration::from_secs(retry_after.clamp(1, 5))).await;
     player.create(json!({})).await;
 }
@@ -843,7 +902,10 @@ async fn online_backup_restores_the_same_games() {
             }
         })
     };
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    eventually("the busy game under way", WAIT, async || {
+        player.game(&busy).await["moveCount"].as_i64() >= Some(5)
+    })
+    .await;
 
     let copy = server
         .database()

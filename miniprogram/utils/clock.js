@@ -9,6 +9,8 @@
  * Pure functions: the page owns the one timer (pages/game/online.js).
  */
 
+const {EMPTY, BLACK, WHITE} = require('./game-state')
+
 /** A clock that reads under this many ms (0:09 and less) is shown in red. */
 const LOW_MS = 10000
 
@@ -19,9 +21,9 @@ function _instant(asOf) {
   return Number.isNaN(t) ? null : t
 }
 
-/** Ms left on `side`'s clock (1 black, 2 white) at `now`, never below 0. */
+/** Ms left on `side`'s clock (BLACK or WHITE) at `now`, never below 0. */
 function remainingMs(clock, side, now) {
-  const left = side === 1 ? clock.blackMs : clock.whiteMs
+  const left = side === BLACK ? clock.blackMs : clock.whiteMs
   if (clock.running !== side) return Math.max(0, left)
   const at = _instant(clock.asOf)
   // A state stamped ahead of the phone's clock has not started counting yet.
@@ -47,12 +49,12 @@ function clockText(ms) {
 
 /**
  * The clocks as the page's data: {blackClock, whiteClock, blackLow,
- * whiteLow, clockRunning} ('', false and 0 for an untimed game).
+ * whiteLow, clockRunning} ('', false and EMPTY for an untimed game).
  */
 function clockView(clock, now) {
-  if (!clock) return {blackClock: '', whiteClock: '', blackLow: false, whiteLow: false, clockRunning: 0}
-  const black = remainingMs(clock, 1, now)
-  const white = remainingMs(clock, 2, now)
+  if (!clock) return {blackClock: '', whiteClock: '', blackLow: false, whiteLow: false, clockRunning: EMPTY}
+  const black = remainingMs(clock, BLACK, now)
+  const white = remainingMs(clock, WHITE, now)
   // By what the clock reads (whole seconds, rounded up), so 0:10 is never red and 0:09 always is.
   const low = ms => Math.ceil(ms / 1000) * 1000 < LOW_MS
   return {
@@ -60,7 +62,7 @@ function clockView(clock, now) {
     whiteClock: clockText(white),
     blackLow: low(black),
     whiteLow: low(white),
-    clockRunning: clock.running || 0,
+    clockRunning: clock.running || EMPTY,
   }
 }
 

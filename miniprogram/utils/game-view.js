@@ -7,6 +7,7 @@
  * game adds the viewer's seat, presence and offers.
  */
 const {diffBoard, sameSize, pointsKey, pointIndex, numbersFromMoves} = require('./board')
+const {EMPTY, WHITE, isOver, isPlaying, isWaiting, opponentOf} = require('./game-state')
 const text = require('./text')
 
 /**
@@ -21,14 +22,9 @@ function canUndo(state) {
   return moves.length > 0
 }
 
-/** Whether a game has ended (a game waiting for its second player has not begun). */
-function isOver(state) {
-  return state.status !== 'playing' && state.status !== 'waiting'
-}
-
-/** The colour that made an offer (the state's `{by, expiresInMs}`, or null), 0 for none. */
+/** The colour that made an offer (the state's `{by, expiresInMs}`, or null), EMPTY for none. */
 function offerBy(offer) {
-  return (offer && offer.by) || 0
+  return (offer && offer.by) || EMPTY
 }
 
 /**
@@ -41,12 +37,14 @@ function offerBy(offer) {
  * (`rematchGameId`, the new game).
  */
 function _onlineView(state) {
-  const you = state.you || 0
+  const you = state.you || EMPTY
   const players = state.players || {}
   const offers = state.offers || {}
   const by = kind => offerBy(offers[kind])
-  const playing = state.status === 'playing'
-  const opponent = you ? 3 - you : 0
+  const playing = isPlaying(state)
+  const opponent = you ? opponentOf(you) : EMPTY
+  // The colour shown above the board: the opponent's (white for a spectator).
+  const top = opponent || WHITE
   const rematchOpen = !!you && isOver(state) && !state.rematchGameId
   let offerIn = ''
   if (playing && opponent && by('takeback') === opponent) offerIn = 'takeback'
@@ -56,9 +54,9 @@ function _onlineView(state) {
   return {
     online: true,
     you,
-    // The colour shown above the board: the opponent's (white for a spectator).
-    top: you ? 3 - you : 2,
-    waiting: state.status === 'waiting',
+    top,
+    bottom: opponentOf(top),
+    waiting: isWaiting(state),
     blackOnline: !!(players.black && players.black.online),
     whiteOnline: !!(players.white && players.white.online),
     offerIn,
@@ -91,8 +89,8 @@ function gameView(state, {numbers = false} = {}) {
     forbidden: state.forbiddenMoves || [],
     moveCount: state.moveCount,
     currentPlayer: state.currentPlayer,
-    winner: state.winner || 0,
-    aiPlayer: state.mode === 'ai' && state.ai ? state.ai.player : 0,
+    winner: state.winner || EMPTY,
+    aiPlayer: state.mode === 'ai' && state.ai ? state.ai.player : EMPTY,
     over,
     canUndo: canUndo(state),
     statusText: text.statusText(state, false),
@@ -162,16 +160,16 @@ function offerNews(prev, state, elapsedMs = 0) {
   if (gone('rematch') && isOver(state) && !state.rematchGameId) {
     return was('rematch') === you ? told('rematch', '对方拒绝了再来一局') : told('rematch', '对方撤回了再来一局的邀请')
   }
-  const quiet = state.moveCount === prev.moveCount && state.status === 'playing'
+  const quiet = state.moveCount === prev.moveCount && isPlaying(state)
   if (gone('takeback') && was('takeback') === you) {
     if (state.moveCount < prev.moveCount) return '对方同意了悔棋'
     if (quiet) return told('takeback', '对方拒绝了悔棋')
   }
   if (!quiet) return ''
   if (gone('draw') && was('draw') === you) return told('draw', '对方拒绝了和棋')
-  if (gone('takeback') && was('takeback') === 3 - you) return told('takeback', '对方撤回了悔棋请求')
-  if (gone('draw') && was('draw') === 3 - you) return told('draw', '对方撤回了和棋提议')
+  if (gone('takeback') && was('takeback') === opponentOf(you)) return told('takeback', '对方撤回了悔棋请求')
+  if (gone('draw') && was('draw') === opponentOf(you)) return told('draw', '对方撤回了和棋提议')
   return ''
 }
 
-module.exports = {gameView, gameHeader, gamePatch, canUndo, isOver, offerBy, offerNews}
+module.exports = {gameView, gameHeader, gamePatch, canUndo, offerBy, offerNews}

@@ -14,6 +14,7 @@
  * in Chromium to show the image.
  */
 const text = require('./text')
+const {EMPTY, BLACK, WHITE, isWaiting} = require('./game-state')
 
 /** The image's size in px: 5:4, the shape WeChat shows a card's image in. */
 const CARD_WIDTH = 500
@@ -32,7 +33,7 @@ function invitePath(id) {
 function inviterOf(game) {
   if (!game) return ''
   if (game.you) return text.seatName(game, game.you)
-  return game.status === 'waiting' ? text.seatName(game, 1) || text.seatName(game, 2) : ''
+  return isWaiting(game) ? text.seatName(game, BLACK) || text.seatName(game, WHITE) : ''
 }
 
 /** What the image shows: the board's size and stones, and the settings in words. */
@@ -40,7 +41,7 @@ function cardModel(game, inviter) {
   const size = game.boardSize || (game.board ? game.board.length : 15)
   const stones = []
   ;(game.board || []).forEach((row, r) => row.forEach((cell, c) => {
-    if (cell) stones.push([r, c, cell])
+    if (cell !== EMPTY) stones.push([r, c, cell])
   }))
   return {
     size,
@@ -91,14 +92,14 @@ function drawCard(ctx, card) {
     ctx.arc(at(c), y0 + cell / 2 + r * cell, Math.max(2, cell * 0.12), 0, Math.PI * 2)
     ctx.fill()
   })
-  const stones = card.stones.length ? card.stones : [[Math.floor(mid), Math.floor(mid), 1]]
+  const stones = card.stones.length ? card.stones : [[Math.floor(mid), Math.floor(mid), BLACK]]
   stones.forEach(([r, c, p]) => {
     const cx = at(c)
     const cy = y0 + cell / 2 + r * cell
     const radius = cell * 0.46
     const g = ctx.createRadialGradient(cx - radius * 0.3, cy - radius * 0.35, radius * 0.1, cx, cy, radius)
-    g.addColorStop(0, p === 1 ? '#6b6b6b' : '#ffffff')
-    g.addColorStop(1, p === 1 ? '#000000' : '#c9c9c9')
+    g.addColorStop(0, p === BLACK ? '#6b6b6b' : '#ffffff')
+    g.addColorStop(1, p === BLACK ? '#000000' : '#c9c9c9')
     ctx.fillStyle = g
     ctx.beginPath()
     ctx.arc(cx, cy, radius, 0, Math.PI * 2)

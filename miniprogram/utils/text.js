@@ -4,6 +4,7 @@
  * Chinese first, as the player sees it.
  */
 const {timeControlText} = require('./clock')
+const {EMPTY, BLACK, WHITE, STATUS, isOver, isPlaying, isWaiting, opponentOf, colourKey, winnerOf} = require('./game-state')
 
 const RULES = [
   {value: 'freestyle', label: '无禁手', note: '五连或更长即胜'},
@@ -74,7 +75,12 @@ function levelLabel(level) {
 }
 
 function colourName(player) {
-  return player === 1 ? '黑方' : '白方'
+  return player === BLACK ? '黑方' : '白方'
+}
+
+/** A stone's colour in one character: 黑 or 白. */
+function _stoneName(player) {
+  return player === BLACK ? '黑' : '白'
 }
 
 /** "人机 · 中级 · 连珠 · 15路" and the like, for list items. */
@@ -117,9 +123,9 @@ function movesText(moveCount) {
   return `已下 ${moveCount} 手`
 }
 
-/** The seat's key in `players`: 'black' for 1, 'white' for 2. */
+/** The seat's key in `players`: 'black' for BLACK, 'white' for WHITE. */
 function seatKey(player) {
-  return player === 1 ? 'black' : 'white'
+  return colourKey(player)
 }
 
 /** The display name in a seat of an online game ('' for an empty seat). */
@@ -130,10 +136,10 @@ function seatName(g, player) {
 
 /** The names on the player bars: {black, white}. */
 function playerNames(g) {
-  if (isOnline(g)) return {black: seatName(g, 1) || '等待加入', white: seatName(g, 2) || '等待加入'}
+  if (isOnline(g)) return {black: seatName(g, BLACK) || '等待加入', white: seatName(g, WHITE) || '等待加入'}
   if (g.mode === 'ai' && g.ai) {
     const ai = `AI · ${levelLabel(g.ai.level)}`
-    return g.ai.player === 1 ? {black: ai, white: '你'} : {black: '你', white: ai}
+    return g.ai.player === BLACK ? {black: ai, white: '你'} : {black: '你', white: ai}
   }
   return {black: '黑方', white: '白方'}
 }
@@ -150,11 +156,11 @@ function _who(g, player) {
  * "和棋 · 双方同意", "你已认输".
  */
 function resultText(g) {
-  if (!g || g.status === 'playing' || g.status === 'waiting') return ''
+  if (!isOver(g)) return ''
   const reason = END_REASONS[g.endReason] || ''
-  if (g.status === 'draw') return reason ? `和棋 · ${reason}` : '和棋'
-  const winner = g.winner || (g.status === 'black_won' ? 1 : 2)
-  const loser = winner === 1 ? 2 : 1
+  if (g.status === STATUS.DRAW) return reason ? `和棋 · ${reason}` : '和棋'
+  const winner = winnerOf(g)
+  const loser = opponentOf(winner)
   // The viewer's own resignation says what they did, not that they lost.
   if (g.endReason === 'resign' && viewerSide(g) === loser) return RESIGNED_TEXT
   let who = `${colourName(winner)}胜`
@@ -171,19 +177,24 @@ function resultText(g) {
 /** The status line: whose turn, the AI thinking, waiting for the friend, or the result. */
 function statusText(g, thinking) {
   if (!g) return '加载中…'
-  if (g.status === 'waiting') return '等待好友加入…'
-  if (g.status !== 'playing') return resultText(g)
+  if (isWaiting(g)) return '等待好友加入…'
+  if (!isPlaying(g)) return resultText(g)
   if (g.mode === 'ai' && g.ai) {
     if (thinking || g.currentPlayer === g.ai.player) return 'AI 思考中…'
-    return `轮到你了（${g.currentPlayer === 1 ? '黑' : '白'}）`
+    return `轮到你了（${_stoneName(g.currentPlayer)}）`
   }
   if (isOnline(g) && g.you) {
-    return g.currentPlayer === g.you ? `轮到你了（${g.you === 1 ? '黑' : '白'}）` : '等待对方落子…'
+    return g.currentPlayer === g.you ? `轮到你了（${_stoneName(g.you)}）` : '等待对方落子…'
   }
   if (isOnline(g)) return `观战中 · ${colourName(g.currentPlayer)}落子`
   return `${colourName(g.currentPlayer)}落子`
 }
 
+/**
+ * The short toast for each error code: the service's (tests/unit/contract.test.js
+ * checks them against its description both ways) and NETWORK_ERROR, the
+ * request wrapper's own.
+ */
 const ERRORS = {
   NETWORK_ERROR: '无法连接服务器，请检查网络',
   CELL_OCCUPIED: '这里已经有棋子了',
@@ -195,7 +206,7 @@ const ERRORS = {
   GAME_NOT_FOUND: '对局不存在或已删除',
   INVALID_SETTINGS: '对局设置无效',
   INVALID_RECORD: '棋谱无效',
-  INVALID_STEP: '步数无效',
+  INVALID_QUERY: '请求格式错误',
   INVALID_JSON: '请求格式错误',
   PAYLOAD_TOO_LARGE: '棋谱太大',
   UNSUPPORTED_MEDIA_TYPE: '请求格式错误',
@@ -220,6 +231,7 @@ const ERRORS = {
   GAME_NOT_OVER: '好友对局结束后才能分析',
   NO_OFFER: '对方已撤回或已过期',
   OFFER_PENDING: '对方的提议还在等你回应',
+  UPGRADE_REQUIRED: '实时连接失败，请重试',
 }
 
 /** After a lost connection, once the page shows the server's position again. */
@@ -327,7 +339,7 @@ function percentText(p) {
  * `move` is {number, player, coord, eval, bestEval, bestCoord, mark}.
  */
 function analysisNote(move) {
-  const head = `第 ${move.number} 手 ${move.player === 1 ? '黑' : '白'} ${move.coord}`
+  const head = `第 ${move.number} 手 ${_stoneName(move.player)} ${move.coord}`
   const mark = move.mark ? ` · ${markName(move.mark)}：${_mark(move.mark).note}。` : ' · '
   const odds = `黑方胜率 ${percentText(move.eval)}`
   const better = move.bestCoord !== move.coord && move.mark !== 'only_move'
@@ -410,13 +422,13 @@ function inviteCodeIn(textIn) {
 const RESIGNED_TEXT = '你已认输'
 
 /**
- * The colour the viewer plays (1 or 2), or 0 when they have no side: a
- * spectator, or a game of two on one phone.
+ * The colour the viewer plays (BLACK or WHITE), or EMPTY when they have no
+ * side: a spectator, or a game of two on one phone.
  */
 function viewerSide(g) {
-  if (isOnline(g)) return g.you || 0
-  if (g.mode === 'ai' && g.ai) return 3 - g.ai.player
-  return 0
+  if (isOnline(g)) return g.you || EMPTY
+  if (g.mode === 'ai' && g.ai) return opponentOf(g.ai.player)
+  return EMPTY
 }
 
 /** The medal of the result dialog for each outcome. */
@@ -430,12 +442,12 @@ const RESULT_MARKS = {win: '胜', loss: '负', draw: '和', black: '黑', white:
  * "白方胜") and `how` it ended ("对方认输", "黑方五连", "棋盘已满").
  */
 function resultView(g) {
-  if (!g || g.status === 'playing' || g.status === 'waiting') return null
-  const winner = g.status === 'draw' ? 0 : g.winner || (g.status === 'black_won' ? 1 : 2)
+  if (!isOver(g)) return null
+  const winner = winnerOf(g)
   const side = viewerSide(g)
   let outcome = 'draw'
   if (winner && side) outcome = winner === side ? 'win' : 'loss'
-  else if (winner) outcome = winner === 1 ? 'black' : 'white'
+  else if (winner) outcome = colourKey(winner)
   const titles = {win: '你赢了', loss: '你输了', draw: '和棋', black: '黑方胜', white: '白方胜'}
   const title = outcome === 'loss' && g.endReason === 'resign' ? RESIGNED_TEXT : titles[outcome]
   return {outcome, mark: RESULT_MARKS[outcome], title, how: _how(g, winner)}
@@ -447,8 +459,8 @@ function _how(g, winner) {
   switch (g.endReason) {
     case 'five': return `${name(winner)}五连`
     // The title says the viewer resigned already ("你已认输").
-    case 'resign': return viewerSide(g) === 3 - winner ? '认输' : `${name(3 - winner)}认输`
-    case 'timeout': return `${name(3 - winner)}超时`
+    case 'resign': return viewerSide(g) === opponentOf(winner) ? '认输' : `${name(opponentOf(winner))}认输`
+    case 'timeout': return `${name(opponentOf(winner))}超时`
     case 'agreement': return '双方同意和棋'
     default: return END_REASONS[g.endReason] || ''
   }
@@ -484,6 +496,8 @@ module.exports = {
   END_REASONS,
   RESTORED_TEXT,
   UNSENT_TEXT,
+  ERRORS,
+  NAME_MAX_CHARS,
   ruleLabel,
   levelLabel,
   colourName,

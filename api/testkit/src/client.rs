@@ -434,22 +434,16 @@ impl Player {
     /// Reads the game's analysis every 50 ms until it is done; every answer on the way, the
     /// last one done. Panics on an error answer, or when it is not done within `limit`.
     pub async fn analysis_until_done(&self, id: &str, limit: Duration) -> Vec<Value> {
-        let start = std::time::Instant::now();
         let mut seen = Vec::new();
-        loop {
+        let what = format!("the analysis of {id} done");
+        crate::eventually(&what, limit, async || {
             let analysis = self.analysis(id).await.ok(200, "GET analysis");
             let done = analysis["status"] == "done";
             seen.push(analysis);
-            if done {
-                return seen;
-            }
-            assert!(
-                start.elapsed() < limit,
-                "the analysis of {id} is not done within {limit:?}: {}",
-                seen.last().expect("an answer")
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+            done
+        })
+        .await;
+        seen
     }
 
     /// Imports a record.

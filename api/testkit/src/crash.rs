@@ -168,6 +168,7 @@ impl CrashRun {
         round: usize,
     ) -> Round {
         let tasks = self.start(&[&*server], &Until::default(), seeds);
+        // Not an ordering: a kill at a moment the run chose is what it checks.
         tokio::time::sleep(kill_after).await;
         server.kill();
         let mut figures = self.stopped(tasks, round).await;
@@ -192,6 +193,8 @@ impl CrashRun {
     ) -> Round {
         let until = Until::default();
         let tasks = self.start(&[&*victim, survivor], &until, seeds);
+        // Not orderings: a kill at a moment the run chose, then the survivor serving on for
+        // a while, are what it checks.
         tokio::time::sleep(kill_after).await;
         victim.kill();
         let at_kill = until.acked.load(Ordering::Relaxed);
@@ -338,6 +341,8 @@ async fn write_until_refused(
                 };
                 let what = format!("create {settings}");
                 let Some(state) = stats.expect(reply, 201, what) else {
+                    // A create refused (the server busy or going down): a pause before the
+                    // next try, not an ordering.
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 };

@@ -15,6 +15,7 @@
 //! - [`flood`]: raw sockets from other loopback addresses: half-sent requests, refused connections.
 //! - [`lines`]: the game lines several tests play.
 //! - [`bench`]: the move-playing clients of the HTTP benches.
+//! - [`eventually`]: the one way a test waits for something to happen (never a fixed sleep).
 //!
 //! Nothing here is mocked: every check goes through real HTTP to the real binary and reads the
 //! real database (a SQLite file, or a database on a real PostgreSQL).
@@ -40,6 +41,18 @@ pub use client::{
 };
 pub use live::Live;
 pub use server::{Database, Server, ServerBinary, ServerBuilder, NO_RATE_LIMIT};
+
+/// Waits until `check` holds, asking again every 20 ms; panics naming `what` if it still does not
+/// hold after `within`. The one way a test waits for something the server does in its own time
+/// (a change to travel between instances, a search to start, a socket to be freed): a fixed sleep
+/// would be too short on a loaded machine and needlessly long on an idle one.
+pub async fn eventually(what: &str, within: Duration, mut check: impl AsyncFnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !check().await {
+        assert!(start.elapsed() < within, "{what}: not within {within:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
 
 /// A seed for a run's random choices, from the clock; callers print it so a run can be repeated.
 pub fn clock_seed() -> u64 {

@@ -1,8 +1,13 @@
 //! The PostgreSQL the suite runs against, when it runs against one: `GOMOKU_TEST_DATABASE` set to
 //! the URL of a cluster where the tests may create databases (`scripts/test.sh` starts a
 //! throwaway cluster and sets it; `scripts/pg-cluster.sh` does the same by hand). Unset, the
-//! suite runs on SQLite, and the tests that need PostgreSQL (several instances on one database)
-//! say they were skipped.
+//! suite runs on SQLite.
+//!
+//! The tests that need PostgreSQL itself (several instances on one database) are marked
+//! `#[ignore = "needs PostgreSQL: set GOMOKU_TEST_DATABASE"]`, so a plain `cargo test` counts them
+//! as ignored rather than showing a pass that did not run; `scripts/test.sh` runs them with
+//! `-- --include-ignored`. Such a test takes its cluster from [`required_cluster`], which fails
+//! the test, saying why, when there is none: asked for, it never passes without running.
 //!
 //! Every test gets a database of its own ([`PgDatabase`]), dropped when the last thing using it
 //! is gone; whatever a killed run leaves behind goes with the throwaway cluster.
@@ -25,6 +30,18 @@ pub fn cluster() -> Option<String> {
     std::env::var(ENV)
         .ok()
         .filter(|url| url.starts_with("postgres://") || url.starts_with("postgresql://"))
+}
+
+/// The cluster's URL for a test that needs PostgreSQL (an ignored one, run by
+/// `--include-ignored`); panics, saying how to name one, when the suite has none.
+pub fn required_cluster() -> String {
+    cluster().unwrap_or_else(|| {
+        panic!(
+            "this test needs PostgreSQL: set {ENV} to the URL of a cluster where it may create \
+             databases (`scripts/pg-cluster.sh start <dir>` starts one and prints it), or leave \
+             out --include-ignored"
+        )
+    })
 }
 
 /// `url` with its database name replaced by `name`.

@@ -78,6 +78,7 @@ pub async fn flag_fall_across_restart(
             )),
         };
     }
+    // Not an ordering: the deadline passing while the database is down is the trial's subject.
     tokio::time::sleep_until((answered + CLOCK + down_past_deadline).into()).await;
     cluster.resume();
     let back = Instant::now();

@@ -110,6 +110,12 @@ impl Database {
         Some(Database::postgres_on(&postgres::cluster()?))
     }
 
+    /// A new, empty PostgreSQL database for a test that needs PostgreSQL; panics, saying why,
+    /// when the suite has no cluster ([`postgres::required_cluster`]).
+    pub fn required_postgres() -> Database {
+        Database::postgres_on(&postgres::required_cluster())
+    }
+
     /// A new, empty PostgreSQL database on the cluster at `cluster` (a URL where databases may
     /// be created).
     pub fn postgres_on(cluster: &str) -> Database {
@@ -360,6 +366,15 @@ impl Server {
             .as_ref()
             .expect("the server's log was not captured");
         std::fs::read_to_string(path).expect("read the server log")
+    }
+
+    /// How many lines of the server's log hold every one of `words` (what was logged and, say,
+    /// `request_id=…` of the request it was logged for); the log must be captured.
+    pub fn log_lines_with(&self, words: &[&str]) -> usize {
+        self.log_text()
+            .lines()
+            .filter(|line| words.iter().all(|word| line.contains(word)))
+            .count()
     }
 
     /// The process id.

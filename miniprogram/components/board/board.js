@@ -13,6 +13,7 @@
  * the view side. The component does no networking: a tap emits `celltap`
  * with {row, col} as numbers and the page decides.
  */
+const colours = require('../../behaviors/colours')
 const {starPoints, columnLetters, boardMetrics} = require('../../utils/board')
 const {windowWidth} = require('../../utils/device')
 
@@ -32,6 +33,7 @@ function _style(m) {
 }
 
 Component({
+  behaviors: [colours],
   properties: {
     // Cells board[row][col]: 0 empty, 1 black, 2 white; 9 to 19 rows of as many cells.
     board: {type: Array, value: []},

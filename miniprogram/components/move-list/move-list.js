@@ -7,9 +7,11 @@
  * many rows as the game needs and the page scrolls, rather than a short box
  * scrolling inside the page.
  */
+const colours = require('../../behaviors/colours')
 const {markName, markSymbol} = require('../../utils/text')
 
 Component({
+  behaviors: [colours],
   properties: {
     // The moves in order: [{coord, player}], player 1 black, 2 white.
     moves: {type: Array, value: []},

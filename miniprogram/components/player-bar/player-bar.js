@@ -7,6 +7,8 @@
  * about one player and nothing else; the page counts the clock down and
  * hands over only its text.
  */
+const colours = require('../../behaviors/colours')
+const {EMPTY, BLACK} = require('../../utils/game-state')
 function _caption({stone, turn, winner, over, thinking}) {
   if (over) {
     if (!winner) return '和'
@@ -17,15 +19,16 @@ function _caption({stone, turn, winner, over, thinking}) {
 }
 
 Component({
+  behaviors: [colours],
   properties: {
-    // The player's colour: 1 black, 2 white.
-    stone: {type: Number, value: 1},
+    // The player's colour: BLACK or WHITE (utils/game-state.js).
+    stone: {type: Number, value: BLACK},
     // The name shown: 你, AI · 大师, 黑方, a friend's display name…
     name: {type: String, value: ''},
     // The colour to move (the game's currentPlayer); the bar lights up on its own turn.
-    turn: {type: Number, value: 0},
-    // The winner's colour once the game is over, 0 for a draw.
-    winner: {type: Number, value: 0},
+    turn: {type: Number, value: EMPTY},
+    // The winner's colour once the game is over, EMPTY for a draw.
+    winner: {type: Number, value: EMPTY},
     // Whether the game is over.
     over: {type: Boolean, value: false},
     // Whether this player (the AI) is thinking about its move now.

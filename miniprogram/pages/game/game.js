@@ -31,7 +31,9 @@
 const api = require('../../services/api')
 const {NETWORK_ERROR} = require('../../services/request')
 const text = require('../../utils/text')
-const {gameView, gameHeader, gamePatch, isOver} = require('../../utils/game-view')
+const {gameView, gameHeader, gamePatch} = require('../../utils/game-view')
+const {BLACK, isOver} = require('../../utils/game-state')
+const colours = require('../../behaviors/colours')
 const {coord, boardMetrics, numbersFromMoves, CONFIRM_BELOW_PX} = require('../../utils/board')
 const {windowWidth} = require('../../utils/device')
 const {loadSettings, saveSettings, confirmNeeded} = require('../../utils/settings')
@@ -41,6 +43,7 @@ const {pageActions, nameActions, toastError: _toast, ask: _ask} = require('../..
 const {onlineActions, ONLINE_DATA} = require('./online')
 
 Page(Object.assign({}, pageActions, nameActions, onlineActions, {
+  behaviors: [colours],
   data: Object.assign({
     gameId: '',
     title: '',
@@ -268,7 +271,7 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
       return Promise.resolve()
     }
     const name = coord(d.board.length, row, col)
-    const forbidden = d.currentPlayer === 1 && d.forbidden.find(f => f.row === row && f.col === col)
+    const forbidden = d.currentPlayer === BLACK && d.forbidden.find(f => f.row === row && f.col === col)
     if (forbidden) {
       // The server's own list for this position: say why instead of sending a move it refuses.
       wx.showToast({title: text.forbiddenText(name, forbidden.kind), icon: 'none'})

@@ -38,7 +38,8 @@ const api = require('../../services/api')
 const {createLive} = require('../../services/live')
 const text = require('../../utils/text')
 const {clockView, nextChangeIn, clockText} = require('../../utils/clock')
-const {isOver, offerBy, offerNews} = require('../../utils/game-view')
+const {offerBy, offerNews} = require('../../utils/game-view')
+const {EMPTY, BLACK, WHITE, isOver, isPlaying, isWaiting} = require('../../utils/game-state')
 const {ask, toastError} = require('../../utils/page-actions')
 const {shareCard, inviteText, inviterOf} = require('../../utils/share-card')
 
@@ -50,8 +51,9 @@ const OFFER_GRACE_MS = 1500
 /** The page data an online game adds (see utils/game-view.js for the fields a state sets). */
 const ONLINE_DATA = {
   online: false,
-  you: 0, // the viewer's colour, 0 for a spectator
-  top: 2, // the colour whose bar is above the board
+  you: EMPTY, // the viewer's colour, EMPTY for a spectator
+  top: WHITE, // the colour whose bar is above the board
+  bottom: BLACK, // and the one below it
   waiting: false, // the friend has not joined yet
   blackOnline: false,
   whiteOnline: false,
@@ -69,7 +71,7 @@ const ONLINE_DATA = {
   whiteClock: '',
   blackLow: false,
   whiteLow: false,
-  clockRunning: 0, // the colour whose clock runs, 0 for none
+  clockRunning: EMPTY, // the colour whose clock runs, EMPTY for none
   timeText: '',
   linkDown: false, // the live connection is lost and being re-opened
   nameSheet: false,
@@ -80,7 +82,7 @@ const ONLINE_DATA = {
 /** The clock as it should be shown: stopped once the game is over or while it waits for the friend. */
 function _shownClock(state) {
   if (!state || !state.clock) return null
-  if (isOver(state) || state.status === 'waiting') return Object.assign({}, state.clock, {running: null})
+  if (!isPlaying(state)) return Object.assign({}, state.clock, {running: null})
   return state.clock
 }
 
@@ -92,7 +94,7 @@ const onlineActions = {
    */
   _openInvite() {
     return api.getGame(this._id).then(state => {
-      if (!text.isOnline(state) || state.status !== 'waiting' || state.you) return state
+      if (!text.isOnline(state) || !isWaiting(state) || state.you) return state
       return this._askNameOnce(inviterOf(state))
         .then(() => api.joinGame(this._id))
         .catch(err => {
@@ -119,7 +121,7 @@ const onlineActions = {
     if (prev) {
       const stone = state.moveCount > prev.moveCount && state.lastMove
       if (stone && stone.player !== state.you) this._feedback.aiStone()
-      if (prev.status === 'waiting' && state.status === 'playing' && state.you) {
+      if (isWaiting(prev) && isPlaying(state) && state.you) {
         wx.showToast({title: '好友已加入，对局开始', icon: 'none'})
       }
       const news = byMe ? '' : offerNews(prev, state, elapsed)
@@ -401,7 +403,7 @@ const onlineActions = {
    * (where the phone has wx.enableAlertBeforeUnload); no question otherwise.
    */
   _guardLeave(state) {
-    const guard = !!state.you && state.status === 'playing' && !this._movedOn
+    const guard = !!state.you && isPlaying(state) && !this._movedOn
     if (guard === !!this._leaveGuarded) return
     this._leaveGuarded = guard
     if (guard && typeof wx.enableAlertBeforeUnload === 'function') {

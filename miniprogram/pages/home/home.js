@@ -20,6 +20,7 @@
  */
 const api = require('../../services/api')
 const text = require('../../utils/text')
+const {BLACK, WHITE, LIST_FILTER, isOver, isPlaying, isWaiting, opponentOf} = require('../../utils/game-state')
 const {exportGame} = require('../../utils/export-record')
 const {recordFromChatFile, clipboardText, recordFromClipboardText} = require('../../utils/import-record')
 const {nameActions, toastError: _toast, ask} = require('../../utils/page-actions')
@@ -31,7 +32,7 @@ const MAX_SIZE = 19
 const PAGE_SIZE = 20
 
 /** 快速开始: against the AI at its easiest, freestyle 15×15, the player black (text.QUICK_START_LABEL). */
-const QUICK_START = {mode: 'ai', rule: 'freestyle', boardSize: 15, ai: {level: 'easy', player: 2}}
+const QUICK_START = {mode: 'ai', rule: 'freestyle', boardSize: 15, ai: {level: 'easy', player: WHITE}}
 
 /**
  * The viewer's opponent in a game against a friend: {name, online}, null
@@ -39,7 +40,7 @@ const QUICK_START = {mode: 'ai', rule: 'freestyle', boardSize: 15, ai: {level: '
  */
 function _opponent(g) {
   if (!g.you || !g.players) return undefined
-  return g.players[text.seatKey(3 - g.you)]
+  return g.players[text.seatKey(opponentOf(g.you))]
 }
 
 /**
@@ -51,7 +52,7 @@ function _onlineItem(g, over) {
   const settings = `${text.ruleLabel(g.rule)} · ${g.boardSize}路`
   let title = '好友对战'
   let detail = `${settings} · ${text.movesText(g.moveCount)}`
-  if (g.status === 'waiting') {
+  if (isWaiting(g)) {
     title = '好友对战 · 等待好友加入'
     detail = settings
   } else if (opponent) {
@@ -62,14 +63,14 @@ function _onlineItem(g, over) {
   return {
     title,
     detail,
-    yourTurn: g.status === 'playing' && !!g.you && g.currentPlayer === g.you,
+    yourTurn: isPlaying(g) && !!g.you && g.currentPlayer === g.you,
     // A game both have sat down to belongs to both: the server refuses to delete it (SHARED_GAME).
-    deletable: g.status === 'waiting',
+    deletable: isWaiting(g),
   }
 }
 
 function _item(summary) {
-  const over = summary.status !== 'playing' && summary.status !== 'waiting'
+  const over = isOver(summary)
   const item = {
     id: summary.id,
     title: text.describeGame(summary),
@@ -146,8 +147,8 @@ Page(Object.assign({}, nameActions, {
   _refresh() {
     this.setData({refreshing: true})
     return Promise.all([
-      api.listGames({status: 'playing', limit: PAGE_SIZE}),
-      api.listGames({status: 'finished', limit: PAGE_SIZE}),
+      api.listGames({status: LIST_FILTER.PLAYING, limit: PAGE_SIZE}),
+      api.listGames({status: LIST_FILTER.FINISHED, limit: PAGE_SIZE}),
     ]).then(([playing, finished]) => {
       const items = playing.games.map(_item)
       this.setData({
@@ -172,7 +173,7 @@ Page(Object.assign({}, nameActions, {
   },
 
   _loadMore(status) {
-    const key = status === 'playing' ? 'playing' : 'finished'
+    const key = status === LIST_FILTER.PLAYING ? 'playing' : 'finished'
     const cursor = this.data[`${key}Cursor`]
     if (!cursor) return Promise.resolve()
     return api.listGames({status, limit: PAGE_SIZE, cursor}).then(page => {
@@ -221,7 +222,7 @@ Page(Object.assign({}, nameActions, {
     const {mode, level, colour, seat, rule, boardSize} = this.data
     const settings = {mode, rule, boardSize}
     // The API names the AI's colour; the picker names the player's.
-    if (mode === 'ai') settings.ai = {level, player: colour === 'black' ? 2 : 1}
+    if (mode === 'ai') settings.ai = {level, player: colour === 'black' ? WHITE : BLACK}
     if (mode === 'online') {
       settings.seat = seat
       const time = text.TIME_CONTROLS.find(t => t.value === this.data.timeControl)
@@ -303,11 +304,11 @@ Page(Object.assign({}, nameActions, {
   },
 
   onMorePlaying() {
-    return this._loadMore('playing')
+    return this._loadMore(LIST_FILTER.PLAYING)
   },
 
   onMoreFinished() {
-    return this._loadMore('finished')
+    return this._loadMore(LIST_FILTER.FINISHED)
   },
 
   onImportFile() {

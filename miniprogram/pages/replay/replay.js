@@ -33,7 +33,8 @@
 const api = require('../../services/api')
 const text = require('../../utils/text')
 const {boardFromMoves, numbersFromMoves, diffBoard, emptyBoard, coord, pointsKey, pointIndex} = require('../../utils/board')
-const {isOver} = require('../../utils/game-view')
+const {isOver, opponentOf} = require('../../utils/game-state')
+const colours = require('../../behaviors/colours')
 const {loadSettings, saveSettings} = require('../../utils/settings')
 const {pageActions, toastError} = require('../../utils/page-actions')
 
@@ -51,6 +52,7 @@ const SWIPE_PX = 40
 const POLL_MS = 1000
 
 Page(Object.assign({}, pageActions, {
+  behaviors: [colours],
   data: {
     details: '',
     board: [],
@@ -115,7 +117,8 @@ Page(Object.assign({}, pageActions, {
         numbers: this.data.showNumbers ? emptyBoard(n) : [],
         moves: game.moveHistory.map(m => ({coord: coord(n, m.row, m.col), player: m.player})),
         moveCount: game.moveCount,
-        finished: game.status !== 'playing',
+        // A game waiting for its second player is not finished either: there is nothing to show.
+        finished: isOver(game),
         resultText: text.resultText(game),
         loaded: true,
         loadError: '',
@@ -201,7 +204,7 @@ Page(Object.assign({}, pageActions, {
     const marked = !!m.mark && m.mark !== 'only_move'
     const better = marked ? {row: m.best.row, col: m.best.col, player: played.player} : null
     // The line alternates from the mover; an analysis without one shows the better move alone.
-    this._line = marked && Array.isArray(m.line) ? m.line.map((p, i) => ({row: p.row, col: p.col, player: i % 2 ? 3 - played.player : played.player})) : []
+    this._line = marked && Array.isArray(m.line) ? m.line.map((p, i) => ({row: p.row, col: p.col, player: i % 2 ? opponentOf(played.player) : played.player})) : []
     const line = this._line.map(p => ({coord: coord(n, p.row, p.col), player: p.player}))
     return {better, analysisNote: note, line, lineStep: 0}
   },

@@ -1,12 +1,13 @@
 /**
  * The replay page against a scripted transport: frames built from the game's
  * moves, the result kept back until the last move (or 显示结果), an unfinished
- * game labelled and continued from here, first / last, the move list, swipes,
+ * game (one still waiting for the friend among them) labelled and continued
+ * from here, first / last, the move list, swipes,
  * move numbers, the failed-load state, and no timer left behind.
  */
 const {loadPage, openPage, byClass} = require('../support/harness')
 const {installScripted} = require('../support/fake-transport')
-const {gameState} = require('../support/states')
+const {gameState, onlineState} = require('../support/states')
 
 const replayId = loadPage('replay')
 
@@ -138,6 +139,13 @@ test('an unfinished game is labelled plainly and can be continued', async () => 
   expect(byClass(page, 'replay', 'replay__result-text--final')).toHaveLength(0)
   page.instance.onContinue()
   expect(wx.rec.navigations).toEqual([{type: 'redirectTo', url: '/pages/game/game?id=g1'}])
+})
+
+test('an online game still waiting for the friend is unfinished too, not a finished game without a result', async () => {
+  transport.on('GET', '/api/v1/games/g1', () => [200, onlineState({status: 'waiting'})])
+  const page = await openPage(replayId, {id: 'g1'})
+  expect(page.data.finished).toBe(false)
+  expect(byClass(page, 'replay', 'replay__result-text')[0].textContent).toBe('未下完的对局')
 })
 
 test('move numbers follow the frame', async () => {

@@ -13,6 +13,7 @@ const settings = require('../../utils/settings')
 const {createFeedback, SOUNDS} = require('../../utils/feedback')
 const {gameView, gamePatch, canUndo, offerNews} = require('../../utils/game-view')
 const clock = require('../../utils/clock')
+const {EMPTY, BLACK, WHITE} = require('../../utils/game-state')
 const {backoffMs} = require('../../services/live')
 const {payloadBytes, ROOT} = require('../support/harness')
 const {gameState, onlineState} = require('../support/states')
@@ -222,11 +223,11 @@ describe('utils/game-view', () => {
 describe('components/board/board.wxs', () => {
   const wxs = loadWxs('components/board/board.wxs')
   test('aria labels name the point and what stands there', () => {
-    expect(wxs.label(15, 7, 7, 0, [])).toBe('h8')
-    expect(wxs.label(15, 7, 7, 1, [])).toBe('h8 黑子')
-    expect(wxs.label(15, 0, 0, 2, [])).toBe('a15 白子')
-    expect(wxs.label(15, 6, 8, 0, [{row: 6, col: 8, kind: 'overline'}])).toBe('i9 禁手长连')
-    expect(wxs.label(15, 6, 8, 0, [{row: 6, col: 8, kind: 'double_three'}])).toBe('i9 禁手三三')
+    expect(wxs.label(15, 7, 7, EMPTY, [], BLACK)).toBe('h8')
+    expect(wxs.label(15, 7, 7, BLACK, [], BLACK)).toBe('h8 黑子')
+    expect(wxs.label(15, 0, 0, WHITE, [], BLACK)).toBe('a15 白子')
+    expect(wxs.label(15, 6, 8, EMPTY, [{row: 6, col: 8, kind: 'overline'}], BLACK)).toBe('i9 禁手长连')
+    expect(wxs.label(15, 6, 8, EMPTY, [{row: 6, col: 8, kind: 'double_three'}], BLACK)).toBe('i9 禁手三三')
   })
 
   test('point keys, numbers and the crosshair', () => {
