@@ -6,10 +6,11 @@
 //! as a score for black (0 even, positive good for black):
 //!
 //! - **As proposer** it wants balance: whatever stones it places, the other player will take
-//!   the better side. It judges a handful of candidate placements (swap2's three stones near
-//!   the centre, the two extra stones, each Taraguchi stone inside its square) and places the
-//!   one nearest to even; among those within [`BALANCE_TOLERANCE`] of the nearest it picks by
-//!   the seed, so that it does not play one opening forever.
+//!   the better side. It lists candidate placements (swap2's three stones near the centre, the
+//!   two extra stones, each Taraguchi stone inside its square), judges up to [`POOL`] of them
+//!   quickly, judges the [`CANDIDATES`] nearest to even again at full depth, and places one of
+//!   those within [`BALANCE_TOLERANCE`] of the nearest, picked by the seed so that it does not
+//!   play one opening forever.
 //! - **As chooser** it takes the side its judgement favours; in swap2, when the three stones
 //!   are close to even, it places two more instead and leaves the choice to the other.
 //!   Taraguchi-10's offer of ten 5th moves is the exception to "propose balance": white will
