@@ -46,9 +46,9 @@ pub const QUICK_NODES: u64 = 5_000;
 /// Transposition table entries of one judgement (a few thousand nodes fill a small table).
 const TT_ENTRIES: usize = 1 << 15;
 /// Placements judged quickly when proposing stones ...
-pub const POOL: usize = 40;
+pub const POOL: usize = 32;
 /// ... and the ones nearest to even among them judged again to decide.
-pub const CANDIDATES: usize = 8;
+pub const CANDIDATES: usize = 12;
 /// Scores within this of the most balanced candidate count as balanced too (eval units; the
 /// win-probability scale is 3,800, so 40 is about one per cent).
 pub const BALANCE_TOLERANCE: i32 = 40;

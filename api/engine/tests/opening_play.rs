@@ -218,3 +218,24 @@ fn no_steps_once_done() {
     );
     assert!(opening_turn(&o, &pinned(1, 1_000)).is_empty());
 }
+
+/// On every board size from 5 to 15, under both opening rules and a tiny node budget, the AI
+/// playing both seats takes only legal steps (`ai_turn` applies them) and finishes the opening.
+#[test]
+fn every_board_size_finishes() {
+    for size in 5..=15 {
+        for (rule, opening_rule) in [
+            (Rule::Standard, OpeningRule::Swap2),
+            (Rule::Renju, OpeningRule::Taraguchi10),
+        ] {
+            let mut o = Opening::new(size, rule, opening_rule).expect("suited");
+            let mut turns = 0;
+            while o.phase().by().is_some() {
+                ai_turn(&mut o, &pinned(size as u64, 3_000));
+                turns += 1;
+                assert!(turns <= 10, "size {size}: the opening ends");
+            }
+            assert!(o.is_done());
+        }
+    }
+}
