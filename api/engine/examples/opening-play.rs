@@ -1,8 +1,9 @@
 //! Measures the AI's opening play: for each seed, the AI plays a whole swap2 (freestyle) and a
 //! whole Taraguchi-10 (renju) opening on both seats under MS a turn, and the example prints how
 //! far from even each proposal left the position by the AI's own deciding judgement (its score
-//! for black at depth 6 under the usual node cap), the choices made, and the turn times.
-//! `cargo run --release -p gomoku-engine --example opening-play -- MS SEEDS`
+//! for black at depth 6 under the usual node cap), the choices made, and the turn times. With
+//! NODES each turn has that node limit instead of a time budget: reproducible, whatever the load.
+//! `cargo run --release -p gomoku-engine --example opening-play -- MS SEEDS [NODES]`
 
 use gomoku_engine::opening_play::{balance, opening_turn, EVAL_NODES};
 use gomoku_engine::SearchOptions;
@@ -13,6 +14,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let ms: u64 = args.first().map_or(1000, |a| a.parse().expect("MS"));
     let seeds: u64 = args.get(1).map_or(10, |a| a.parse().expect("SEEDS"));
+    let nodes: Option<u64> = args.get(2).map(|a| a.parse().expect("NODES"));
     let judge = SearchOptions {
         time_budget: Duration::from_secs(3600),
         seed: 0,
@@ -32,10 +34,13 @@ fn main() {
             let mut log = Vec::new();
             while let Some(seat) = o.phase().by() {
                 let options = SearchOptions {
-                    time_budget: Duration::from_millis(ms),
+                    time_budget: match nodes {
+                        Some(_) => Duration::from_secs(3600),
+                        None => Duration::from_millis(ms),
+                    },
                     seed,
                     stop: None,
-                    node_limit: None,
+                    node_limit: nodes,
                 };
                 let start = Instant::now();
                 let steps = opening_turn(&o, &options);
@@ -61,9 +66,10 @@ fn main() {
         proposals.sort();
         times.sort();
         println!(
-            "{opening_rule}: turn time median {:?}, max {:?} (budget {ms} ms)",
+            "{opening_rule}: turn time median {:?}, max {:?} (budget {})",
             times[times.len() / 2],
             times.last().copied().unwrap_or_default(),
+            nodes.map_or(format!("{ms} ms"), |n| format!("{n} nodes")),
         );
         let mut stones: Vec<usize> = proposals.iter().map(|p| p.0).collect();
         stones.dedup();

@@ -8,7 +8,8 @@
 //! - **As proposer** it wants balance: whatever stones it places, the other player will take
 //!   the better side. It lists candidate placements (swap2's three stones near the centre, the
 //!   two extra stones, each Taraguchi stone inside its square), judges up to [`POOL`] of them
-//!   quickly, judges the [`CANDIDATES`] nearest to even again at full depth, and places one of
+//!   quickly, judges the [`CANDIDATES`] nearest to even again at full depth (fewer when the
+//!   budget left would cut those searches short), and places one of
 //!   those within [`BALANCE_TOLERANCE`] of the nearest, picked by the seed so that it does not
 //!   play one opening forever.
 //! - **As chooser** it takes the side its judgement favours; in swap2, when the three stones
@@ -76,12 +77,20 @@ pub fn opening_turn(opening: &Opening, options: &SearchOptions) -> Vec<Step> {
         deadline: Instant::now() + options.time_budget,
         nodes: options.node_limit,
         stop: options.stop.clone(),
+        used: 0,
+        spent: Duration::ZERO,
     };
     let mut rng = Rng::new(options.seed ^ Position::from_game(opening.game()).hash());
     let mut current = opening.clone();
     let mut steps = Vec::new();
     while current.phase().by() == Some(seat) {
-        for step in plan(&current, &mut budget, &mut rng) {
+        let planned = plan(&current, &mut budget, &mut rng);
+        if planned.is_empty() {
+            // Only a zone without a legal point could leave nothing to plan; the rules never
+            // ask for a stone there, but a loop must not hang on it.
+            break;
+        }
+        for step in planned {
             current
                 .apply(seat, step.clone())
                 .expect("the AI plans legal steps");
@@ -105,6 +114,9 @@ struct Budget {
     /// Nodes left under the caller's limit.
     nodes: Option<u64>,
     stop: Option<Arc<AtomicBool>>,
+    /// Nodes searched and time taken so far: the speed that the time left is worth.
+    used: u64,
+    spent: Duration,
 }
 
 /// How hard to judge: a search depth and the node cap of one judgement.
@@ -135,11 +147,31 @@ impl Budget {
             .nodes
             .map_or(mine, |n| (n as u128 * mine as u128 / all as u128) as u64)
             .clamp(1, mine);
+        let started = Instant::now();
         let (score, used) = judge(game, effort.depth, time, nodes, self.stop.clone());
+        self.used += used;
+        self.spent += started.elapsed();
         if let Some(n) = &mut self.nodes {
             *n = n.saturating_sub(used);
         }
         score
+    }
+
+    /// How many judgements with `effort` what is left affords at their node cap (at least one):
+    /// under a node limit by the nodes left, so that the plan stays reproducible; otherwise by
+    /// the time left at the speed measured so far (unbounded before anything was measured).
+    /// Fewer candidates judged fully beat many judged to a shallower depth than planned.
+    fn affords(&self, effort: Effort) -> usize {
+        let nodes = match self.nodes {
+            Some(n) => n,
+            None if self.used == 0 => return usize::MAX,
+            None => {
+                let left = self.deadline.saturating_duration_since(Instant::now());
+                let speed = self.used as f64 / self.spent.as_secs_f64().max(1e-6);
+                (left.as_secs_f64() * speed) as u64
+            }
+        };
+        ((nodes / effort.nodes) as usize).max(1)
     }
 
     /// Judges each game in turn (as [`Budget::judge`]), with `rest` nodes' worth to come after.
@@ -283,6 +315,7 @@ fn propose(
         let mut order: Vec<usize> = (0..groups.len()).collect();
         // Nearest to even first; ties keep the shuffled order (a stable sort).
         order.sort_by_key(|&i| quick[i].abs());
+        let deep = deep.min(budget.affords(FULL));
         let mut kept: Vec<Vec<Point>> = order
             .into_iter()
             .take(deep)
