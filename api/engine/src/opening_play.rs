@@ -6,12 +6,13 @@
 //! as a score for black (0 even, positive good for black):
 //!
 //! - **As proposer** it wants balance: whatever stones it places, the other player will take
-//!   the better side. It lists candidate placements (swap2's three stones near the centre, the
-//!   two extra stones, each Taraguchi stone inside its square), judges up to [`POOL`] of them
-//!   quickly, judges the [`CANDIDATES`] nearest to even again at full depth (fewer when the
-//!   budget left would cut those searches short), and places one of
-//!   those within [`BALANCE_TOLERANCE`] of the nearest, picked by the seed so that it does not
-//!   play one opening forever.
+//!   the better side. It lists candidate placements near the stones (swap2's three stones near
+//!   the centre and its two extra stones as up to [`POOL`] random groups, narrowed to the
+//!   [`CANDIDATES`] a quick judgement finds nearest to even; each Taraguchi stone as up to
+//!   [`POOL`] points of its square, different up to symmetry), judges them fully one after
+//!   another while the budget affords one more, and places one of those within
+//!   [`BALANCE_TOLERANCE`] of the nearest to even, picked by the seed so that it does not play
+//!   one opening forever.
 //! - **As chooser** it takes the side its judgement favours; in swap2, when the three stones
 //!   are close to even, it places two more instead and leaves the choice to the other.
 //!   Taraguchi-10's offer of ten 5th moves is the exception to "propose balance": white will
@@ -157,10 +158,9 @@ impl Budget {
         score
     }
 
-    /// How many judgements with `effort` what is left affords at their node cap (at least one):
-    /// under a node limit by the nodes left, so that the plan stays reproducible; otherwise by
-    /// the time left at the speed measured so far (unbounded before anything was measured).
-    /// Fewer candidates judged fully beat many judged to a shallower depth than planned.
+    /// How many judgements with `effort` what is left affords at their node cap: under a node
+    /// limit by the nodes left, so that the plan stays reproducible; otherwise by the time left
+    /// at the speed measured so far (unbounded before anything was measured).
     fn affords(&self, effort: Effort) -> usize {
         let nodes = match self.nodes {
             Some(n) => n,
@@ -171,7 +171,7 @@ impl Budget {
                 (left.as_secs_f64() * speed) as u64
             }
         };
-        ((nodes / effort.nodes) as usize).max(1)
+        (nodes / effort.nodes) as usize
     }
 
     /// Judges each game in turn (as [`Budget::judge`]), with `rest` nodes' worth to come after.
@@ -260,9 +260,8 @@ fn plan(opening: &Opening, budget: &mut Budget, rng: &mut Rng) -> Vec<Step> {
     }
 }
 
-/// `left` stones inside `zone` whose resulting position is nearest to even: up to [`POOL`]
-/// placements judged quickly, the [`CANDIDATES`] nearest to even among them judged fully,
-/// and a seeded pick among those within [`BALANCE_TOLERANCE`] of the best.
+/// `left` stones inside `zone` whose resulting position is nearest to even (see the module
+/// comment).
 fn propose(
     opening: &Opening,
     zone: Zone,
@@ -308,27 +307,30 @@ fn propose(
         }
         g
     };
-    let deep = groups.len().min(CANDIDATES);
-    if groups.len() > deep {
+    if groups.len() > CANDIDATES && left > 1 {
+        // Random groups are many and mostly poor: a quick judgement keeps the nearest to even.
         let games: Vec<Game> = groups.iter().map(after).collect();
-        let quick = budget.judge_all(&games, QUICK, deep as u64 * EVAL_NODES);
+        let quick = budget.judge_all(&games, QUICK, CANDIDATES as u64 * EVAL_NODES);
         let mut order: Vec<usize> = (0..groups.len()).collect();
-        // Nearest to even first; ties keep the shuffled order (a stable sort).
+        // Nearest to even first; ties keep the drawing order (a stable sort).
         order.sort_by_key(|&i| quick[i].abs());
-        let deep = deep.min(budget.affords(FULL));
         let mut kept: Vec<Vec<Point>> = order
             .into_iter()
-            .take(deep)
+            .take(CANDIDATES)
             .map(|i| std::mem::take(&mut groups[i]))
             .collect();
         std::mem::swap(&mut groups, &mut kept);
     }
-    let games: Vec<Game> = groups.iter().map(after).collect();
-    let scores: Vec<i32> = budget
-        .judge_all(&games, FULL, 0)
-        .into_iter()
-        .map(i32::abs)
-        .collect();
+    // Full judgements one after another while the budget affords one more (the first always):
+    // a few candidates searched to the full depth beat many cut short.
+    let mut scores: Vec<i32> = Vec::with_capacity(groups.len());
+    for group in &groups {
+        if !scores.is_empty() && budget.affords(FULL) == 0 {
+            break;
+        }
+        scores.push(budget.judge(&after(group), FULL, 0).abs());
+    }
+    groups.truncate(scores.len());
     let best = scores.iter().copied().min().unwrap_or(0);
     let near: Vec<usize> = (0..groups.len())
         .filter(|&i| scores[i] <= best.saturating_add(BALANCE_TOLERANCE))
