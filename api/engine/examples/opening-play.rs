@@ -7,7 +7,8 @@
 
 use gomoku_engine::opening_play::{balance, opening_turn, EVAL_NODES};
 use gomoku_engine::SearchOptions;
-use gomoku_rules::{Opening, OpeningRule, Rule, Step};
+use gomoku_rules::opening::Step;
+use gomoku_rules::{Opening, OpeningRule, Rule};
 use std::time::{Duration, Instant};
 
 fn main() {

@@ -32,7 +32,8 @@ use crate::position::{Position, Rng};
 use crate::search::Search;
 use crate::time::Clock;
 use crate::SearchOptions;
-use gomoku_rules::{Choice, Game, Opening, OpeningRule, Phase, Point, Step, Stone, Zone};
+use gomoku_rules::opening::{Choice, Phase, Step, Zone, TARAGUCHI_OFFERS};
+use gomoku_rules::{Game, Opening, OpeningRule, Point, Stone};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -417,7 +418,7 @@ fn choose(opening: &Opening, options: &[Choice], budget: &mut Budget) -> (Choice
     }
     if offer {
         // White will take the offer worst for black: offering is worth that worst one.
-        let count = gomoku_rules::opening::TARAGUCHI_OFFERS;
+        let count = TARAGUCHI_OFFERS;
         let offers = best_offers(opening, count, budget);
         let worst = offers.iter().map(|o| o.1).min().flatten();
         if offers.len() == count && worst.is_some_and(|w| w >= OFFER_MARGIN) {

@@ -7,7 +7,8 @@ mod common;
 use common::pinned;
 use gomoku_engine::opening_play::{balance, opening_turn, EVAL_NODES};
 use gomoku_engine::SearchOptions;
-use gomoku_rules::{Choice, Coord, Opening, OpeningRule, Phase, Point, Rule, Seat, Step, Zone};
+use gomoku_rules::opening::{Choice, Phase, Seat, Step, Zone};
+use gomoku_rules::{Coord, Opening, OpeningRule, Point, Rule};
 use std::time::{Duration, Instant};
 
 const SIZE: usize = 15;

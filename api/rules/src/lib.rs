@@ -23,9 +23,9 @@ pub mod renju;
 pub use board::{Board, Point, Stone, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 pub use game::{Game, Move, PlayError, SetupError, UndoError};
 pub use notation::{Coord, ParseError};
-pub use opening::{
-    Choice, Opening, OpeningError, OpeningRule, OpeningSetupError, Phase, Seat, Step, Zone,
-};
+// The opening's seats, phases, steps, choices and zones keep their module path
+// (`opening::Seat`…): names that general would read as the game's own at the root.
+pub use opening::{Opening, OpeningError, OpeningRule, OpeningSetupError};
 pub use outcome::{DrawReason, EndReason, Ending, Outcome, Status, WinReason};
 pub use renju::ForbiddenKind;
 

@@ -1,10 +1,9 @@
 //! The opening rules step by step: every path through swap2 and Taraguchi-10, and every kind of
 //! wrong step, on a 15×15 board with points in notation ("h8" is the centre).
 
-use gomoku_rules::opening::TARAGUCHI_OFFERS;
+use gomoku_rules::opening::{Choice, Phase, Seat, Step, Zone, TARAGUCHI_OFFERS};
 use gomoku_rules::{
-    Choice, Coord, Opening, OpeningError, OpeningRule, OpeningSetupError, Phase, PlayError, Point,
-    Rule, Seat, Step, Stone, Zone,
+    Coord, Opening, OpeningError, OpeningRule, OpeningSetupError, PlayError, Point, Rule, Stone,
 };
 
 const SIZE: usize = 15;

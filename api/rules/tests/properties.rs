@@ -3,10 +3,11 @@
 //! against the per-point verdict, and the opening rules under random and arbitrary steps.
 
 use gomoku_rules::judge::{no_five_possible, scan_for_win, winning_line, wins_with_run};
+use gomoku_rules::opening::{Choice, Phase, Seat, Step, Zone};
 use gomoku_rules::renju::{forbidden_kind, forbidden_points};
 use gomoku_rules::{
-    Board, Choice, Coord, DrawReason, Game, Opening, OpeningRule, Outcome, Phase, PlayError, Point,
-    Rule, Seat, Step, Stone, WinReason, Zone, MAX_BOARD_SIZE, MIN_BOARD_SIZE,
+    Board, Coord, DrawReason, Game, Opening, OpeningRule, Outcome, PlayError, Point, Rule, Stone,
+    WinReason, MAX_BOARD_SIZE, MIN_BOARD_SIZE,
 };
 use proptest::prelude::*;
 

@@ -17,9 +17,8 @@
 use gomoku_engine::opening_play::opening_turn;
 use gomoku_engine::position::{Position, BLACK, WHITE};
 use gomoku_engine::{decide, Level, SearchOptions};
-use gomoku_rules::{
-    Choice, Opening, OpeningRule, Point, Rule, Seat, Step, MAX_BOARD_SIZE, MIN_BOARD_SIZE,
-};
+use gomoku_rules::opening::{Choice, Seat, Step};
+use gomoku_rules::{Opening, OpeningRule, Point, Rule, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
