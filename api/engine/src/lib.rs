@@ -14,12 +14,14 @@
 //! [`movegen`] lists and orders candidates and spots forced situations; [`threat`] proves wins
 //! by continuous fours (VCF) or threats (VCT); [`search`] is the iterative-deepening PVS with the
 //! transposition table of [`tt`] under the clock of [`time`]; [`params`] holds every tunable
-//! number; [`analysis`] scores a played move against the engine's choice. This file turns a
-//! level into a recipe over those parts.
+//! number; [`analysis`] scores a played move against the engine's choice;
+//! [`opening_play`] plays the opening rules (swap2, Taraguchi-10) as proposer and chooser. This
+//! file turns a level into a recipe over those parts.
 
 pub mod analysis;
 pub mod eval;
 pub mod movegen;
+pub mod opening_play;
 pub mod openings;
 pub mod params;
 pub mod pattern;

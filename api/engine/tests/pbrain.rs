@@ -190,3 +190,81 @@ fn errors_are_reported() {
     assert!(b.ask(&format!("TURN {x},{y}")).starts_with("ERROR"));
     b.end();
 }
+
+/// Stones answered to SWAP2BOARD as (x, y) pairs.
+fn parse_stones(a: &str) -> Vec<(usize, usize)> {
+    a.split_whitespace().map(parse_move).collect()
+}
+
+/// Sends SWAP2BOARD with the given stones (x, y) and returns the answer.
+fn swap2(b: &mut Brain, stones: &[(usize, usize)]) -> String {
+    b.send("SWAP2BOARD");
+    for (x, y) in stones {
+        b.send(&format!("{x},{y}"));
+    }
+    b.ask("DONE")
+}
+
+/// SWAP2BOARD with no stones: the brain places swap2's three stones, on distinct free points
+/// near the centre.
+#[test]
+fn swap2board_places_three() {
+    let mut b = Brain::start();
+    assert_eq!(b.ask("START 15"), "OK");
+    b.send("INFO timeout_turn 400");
+    let stones = parse_stones(&swap2(&mut b, &[]));
+    assert_eq!(stones.len(), 3, "{stones:?}");
+    assert!(stones[0] != stones[1] && stones[1] != stones[2] && stones[0] != stones[2]);
+    assert!(stones
+        .iter()
+        .all(|&(x, y)| x.abs_diff(7) <= 3 && y.abs_diff(7) <= 3));
+    b.end();
+}
+
+/// SWAP2BOARD with three and with five stones: SWAP (take black) where black is far ahead —
+/// black's two stones together in the centre, white's in a corner — and a move as white where
+/// white holds the centre and black the corners; after SWAP the game goes on with TURN.
+#[test]
+fn swap2board_takes_the_favoured_side() {
+    // (x, y) = (column, row from the top) on 15×15.
+    let black_ahead3 = [(7, 7), (0, 14), (8, 6)];
+    let white_ahead3 = [(0, 14), (7, 7), (14, 0)];
+    let black_ahead5 = [(7, 7), (0, 14), (8, 6), (14, 14), (9, 5)];
+    let white_ahead5 = [(0, 14), (7, 7), (14, 0), (7, 6), (0, 0)];
+    for stones in [&black_ahead3[..], &black_ahead5[..]] {
+        let mut b = Brain::start();
+        assert_eq!(b.ask("START 15"), "OK");
+        b.send("INFO timeout_turn 400");
+        assert_eq!(swap2(&mut b, stones), "SWAP");
+        // The other side (white) moves; the brain answers as black.
+        let (x, y) = b.ask_move("TURN 3,3");
+        assert!((x, y) != (3, 3) && !stones.contains(&(x, y)));
+        b.end();
+    }
+    for stones in [&white_ahead3[..], &white_ahead5[..]] {
+        let mut b = Brain::start();
+        assert_eq!(b.ask("START 15"), "OK");
+        b.send("INFO timeout_turn 400");
+        let answer = swap2(&mut b, stones);
+        let m = parse_move(&answer);
+        assert!(m.0 < 15 && m.1 < 15 && !stones.contains(&m), "{answer}");
+        b.end();
+    }
+}
+
+/// Wrong SWAP2BOARD input gets ERROR lines: a count other than 0, 3 or 5, a repeated point, a
+/// bad line, and swap2 under renju (which plays its own opening rule).
+#[test]
+fn swap2board_errors() {
+    let mut b = Brain::start();
+    assert_eq!(b.ask("START 15"), "OK");
+    b.send("INFO timeout_turn 300");
+    assert!(swap2(&mut b, &[(7, 7), (8, 8)]).starts_with("ERROR"));
+    assert!(swap2(&mut b, &[(7, 7), (8, 8), (7, 7)]).starts_with("ERROR"));
+    b.send("SWAP2BOARD");
+    b.send("7,x");
+    assert!(b.ask("DONE").starts_with("ERROR"));
+    b.send("INFO rule 4");
+    assert!(swap2(&mut b, &[]).starts_with("ERROR"));
+    b.end();
+}

@@ -7,19 +7,25 @@
 //! Modules: [`board`] (cells, stones, points), [`game`] (playing, undo and takeback, endings
 //! off the board: resignation, time, agreement), [`outcome`]
 //! (the verdict and its names), [`judge`] (fives and draws), [`renju`] (black's forbidden
-//! points) and [`notation`] ("h8"). Every name that crosses into storage or onto the wire
-//! (rule, status, end reason, forbidden kind) has one string form: `as_str` and `FromStr`.
+//! points), [`opening`] (the fair opening rules swap2 and Taraguchi-10, which settle the first
+//! stones and the colours before play) and [`notation`] ("h8"). Every name that crosses into
+//! storage or onto the wire (rule, status, end reason, forbidden kind, opening rule, seat,
+//! choice) has one string form: `as_str` and `FromStr`.
 
 pub mod board;
 pub mod game;
 pub mod judge;
 pub mod notation;
+pub mod opening;
 pub mod outcome;
 pub mod renju;
 
 pub use board::{Board, Point, Stone, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 pub use game::{Game, Move, PlayError, SetupError, UndoError};
 pub use notation::{Coord, ParseError};
+// The opening's seats, phases, steps, choices and zones keep their module path
+// (`opening::Seat`…): names that general would read as the game's own at the root.
+pub use opening::{Opening, OpeningError, OpeningRule, OpeningSetupError};
 pub use outcome::{DrawReason, EndReason, Ending, Outcome, Status, WinReason};
 pub use renju::ForbiddenKind;
 

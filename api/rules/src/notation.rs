@@ -44,6 +44,9 @@ pub enum ParseError {
     UnknownStatus,
     UnknownEndReason,
     UnknownForbiddenKind,
+    UnknownOpeningRule,
+    UnknownSeat,
+    UnknownChoice,
 }
 
 impl fmt::Display for ParseError {
@@ -54,6 +57,9 @@ impl fmt::Display for ParseError {
             ParseError::UnknownStatus => f.write_str("unknown status"),
             ParseError::UnknownEndReason => f.write_str("unknown end reason"),
             ParseError::UnknownForbiddenKind => f.write_str("unknown forbidden kind"),
+            ParseError::UnknownOpeningRule => f.write_str("unknown opening rule"),
+            ParseError::UnknownSeat => f.write_str("unknown seat"),
+            ParseError::UnknownChoice => f.write_str("unknown opening choice"),
         }
     }
 }

@@ -1,12 +1,13 @@
 //! Property tests: the incremental judge against a whole-board scan, replay and undo against
-//! playing, notation round trips, the draw check against brute force, and the renju listing
-//! against the per-point verdict.
+//! playing, notation round trips, the draw check against brute force, the renju listing
+//! against the per-point verdict, and the opening rules under random and arbitrary steps.
 
 use gomoku_rules::judge::{no_five_possible, scan_for_win, winning_line, wins_with_run};
+use gomoku_rules::opening::{Choice, Phase, Seat, Step, Zone};
 use gomoku_rules::renju::{forbidden_kind, forbidden_points};
 use gomoku_rules::{
-    Board, Coord, DrawReason, Game, Outcome, PlayError, Point, Rule, Stone, WinReason,
-    MAX_BOARD_SIZE, MIN_BOARD_SIZE,
+    Board, Coord, DrawReason, Game, Opening, OpeningRule, Outcome, PlayError, Point, Rule, Stone,
+    WinReason, MAX_BOARD_SIZE, MIN_BOARD_SIZE,
 };
 use proptest::prelude::*;
 
@@ -254,5 +255,124 @@ fn notation_round_trips_on_every_size() {
         };
         assert_eq!(beyond_file.to_point(size), None);
         assert_eq!(beyond_rank.to_point(size), None);
+    }
+}
+
+/// An opening rule with a game rule it suits.
+fn any_opening() -> impl Strategy<Value = (OpeningRule, Rule)> {
+    prop_oneof![
+        Just((OpeningRule::Swap2, Rule::Freestyle)),
+        Just((OpeningRule::Swap2, Rule::Standard)),
+        Just((OpeningRule::Taraguchi10, Rule::Renju)),
+    ]
+}
+
+/// A legal step for the opening's phase, picked by `choice`; None once done.
+fn legal_step(o: &Opening, choice: usize) -> Option<Step> {
+    let game = o.game();
+    let size = game.size();
+    let free: Vec<Point> = game
+        .board()
+        .points()
+        .filter(|&p| game.check(p).is_ok())
+        .collect();
+    Some(match o.phase() {
+        Phase::Place { zone, .. } => {
+            let inside: Vec<Point> = free
+                .into_iter()
+                .filter(|&p| zone.contains(size, p))
+                .collect();
+            Step::Place(inside[choice % inside.len()])
+        }
+        Phase::Choose { options, .. } => Step::Choose(options[choice % options.len()]),
+        Phase::Offer { count, .. } => {
+            // One point of each kind up to symmetry, from a start chosen by `choice`.
+            let start = choice % free.len();
+            let mut offer: Vec<Point> = Vec::new();
+            for &p in free[start..].iter().chain(&free[..start]) {
+                if offer.len() < *count && !offer.iter().any(|&q| o.symmetric(q, p)) {
+                    offer.push(p);
+                }
+            }
+            Step::Offer(offer)
+        }
+        Phase::Pick { offers, .. } => Step::Pick(offers[choice % offers.len()]),
+        Phase::Done { .. } => return None,
+    })
+}
+
+/// Any step at all, legal or not: points may lie off the board, offers be of any length.
+fn any_step() -> impl Strategy<Value = Step> {
+    let point = (0usize..22, 0usize..22).prop_map(|(r, c)| Point::new(r, c));
+    prop_oneof![
+        point.clone().prop_map(Step::Place),
+        prop::sample::select(Choice::ALL.to_vec()).prop_map(Step::Choose),
+        prop::collection::vec(point.clone(), 0..12).prop_map(Step::Offer),
+        point.prop_map(Step::Pick),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Random legal steps always finish the opening within twelve steps, with black holding
+    /// the seat the last phase names, three or five stones alternating black and white (five
+    /// under Taraguchi-10, each of the first four in its central square), white to move, and
+    /// the same opening again when its steps are replayed.
+    #[test]
+    fn legal_steps_always_finish(
+        size in 5usize..=15,
+        (opening_rule, rule) in any_opening(),
+        choices in prop::collection::vec(any::<usize>(), 12),
+    ) {
+        let mut o = Opening::new(size, rule, opening_rule).expect("suited");
+        for &choice in &choices {
+            let Some(step) = legal_step(&o, choice) else { break };
+            let by = o.phase().by().expect("not done");
+            o.apply(by, step).expect("a legal step");
+        }
+        prop_assert_eq!(o.phase(), &Phase::Done { black: o.black() });
+        let game = o.game();
+        let stones = game.moves().len();
+        prop_assert!(stones == 5 || (stones == 3 && opening_rule == OpeningRule::Swap2));
+        prop_assert_eq!(game.to_move(), Some(Stone::White));
+        let points: Vec<Point> = game.moves().iter().map(|m| m.point).collect();
+        prop_assert_eq!(&Game::replay(size, rule, &points).expect("legal"), game);
+        if opening_rule == OpeningRule::Taraguchi10 {
+            for (i, &p) in points.iter().take(4).enumerate() {
+                prop_assert!(Zone::Central(2 * i + 1).contains(size, p));
+            }
+        }
+        let mut again = Opening::new(size, rule, opening_rule).expect("suited");
+        for (by, step) in o.steps() {
+            again.apply(*by, step.clone()).expect("replayed");
+        }
+        prop_assert_eq!(again, o);
+    }
+
+    /// Arbitrary steps by either seat, mixed with legal ones to get deep into the opening,
+    /// never panic; a refused step leaves the opening unchanged, and an accepted one adds
+    /// exactly one step.
+    #[test]
+    fn arbitrary_steps_never_panic(
+        size in 5usize..=15,
+        (opening_rule, rule) in any_opening(),
+        tries in prop::collection::vec(
+            (any::<bool>(), prop::sample::select(Seat::ALL.to_vec()), any_step(), any::<usize>()),
+            1..40,
+        ),
+    ) {
+        let mut o = Opening::new(size, rule, opening_rule).expect("suited");
+        for (legal, seat, step, choice) in tries {
+            let before = o.clone();
+            let (by, step) = match (legal, legal_step(&o, choice)) {
+                (true, Some(step)) => (o.phase().by().expect("not done"), step),
+                _ => (seat, step),
+            };
+            match o.apply(by, step) {
+                Ok(_) => prop_assert_eq!(o.steps().len(), before.steps().len() + 1),
+                Err(_) => prop_assert_eq!(&o, &before),
+            }
+        }
     }
 }

@@ -1,12 +1,24 @@
 //! A Gomocup (Piskvork) protocol engine on stdin/stdout: the master level under the manager's
 //! time control. Coordinates are `x,y` with x the column, both 0-based.
 //!
-//! Commands: START, RESTART, BEGIN, TURN, BOARD … DONE, TAKEBACK, INFO (timeout_turn,
-//! timeout_match, time_left, max_memory, rule: 0 freestyle, 1 exactly five, 4 renju), END, ABOUT.
+//! Commands: START, RESTART, BEGIN, TURN, BOARD … DONE, SWAP2BOARD … DONE, TAKEBACK, INFO
+//! (timeout_turn, timeout_match, time_left, max_memory, rule: 0 freestyle, 1 exactly five,
+//! 4 renju), END, ABOUT.
+//!
+//! SWAP2BOARD gives the swap2 opening's stones so far, one `x,y` a line in move order (black,
+//! white, black, then white, black), and the brain answers as swap2 asks of that player: with
+//! none, its three stones `x,y x,y x,y`; with three, `SWAP` (it takes black and the manager's
+//! other brain, as white, plays the 4th move), or one move `x,y` (it takes white and plays the
+//! 4th), or two stones `x,y x,y` (the 4th and 5th, handing the choice of colour back); with five,
+//! `SWAP` (it takes black) or one move (it takes white and plays the 6th). The AI's opening play
+//! is `gomoku_engine::opening_play` over the rules' `Opening`; the board it answers with stays
+//! the position for the TURN commands that follow.
 
+use gomoku_engine::opening_play::opening_turn;
 use gomoku_engine::position::{Position, BLACK, WHITE};
 use gomoku_engine::{decide, Level, SearchOptions};
-use gomoku_rules::{Point, Rule, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
+use gomoku_rules::opening::{Choice, Seat, Step};
+use gomoku_rules::{Opening, OpeningRule, Point, Rule, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
@@ -40,8 +52,13 @@ impl Engine {
 
     /// Thinks, plays and prints the engine's move.
     fn reply(&mut self, out: &mut impl Write) -> io::Result<()> {
-        let started = Instant::now();
         let budget = self.budget();
+        self.reply_within(budget, out)
+    }
+
+    /// [`Engine::reply`] under the given budget.
+    fn reply_within(&mut self, budget: Duration, out: &mut impl Write) -> io::Result<()> {
+        let started = Instant::now();
         let Some(pos) = self.pos.as_mut() else {
             return writeln!(out, "ERROR no game started");
         };
@@ -71,6 +88,78 @@ impl Engine {
                 .saturating_sub(started.elapsed().as_millis() as u64);
         }
         Ok(())
+    }
+
+    /// Answers SWAP2BOARD for the stones so far (see the module comment).
+    fn swap2(&mut self, stones: &[Point], out: &mut impl Write) -> io::Result<()> {
+        let started = Instant::now();
+        let mut opening = match Opening::new(self.size, self.rule, OpeningRule::Swap2) {
+            Ok(o) => o,
+            Err(e) => return writeln!(out, "ERROR {e}"),
+        };
+        if !matches!(stones.len(), 0 | 3 | 5) {
+            return writeln!(out, "ERROR SWAP2BOARD takes 0, 3 or 5 stones");
+        }
+        // The stones as the steps that placed them: three by the first player, then two by the
+        // second after choosing to place two.
+        for (i, &p) in stones.iter().enumerate() {
+            let seat = if i < 3 { Seat::First } else { Seat::Second };
+            if i == 3 {
+                opening
+                    .apply(seat, Step::Choose(Choice::PlaceTwo))
+                    .expect("the choice after three stones");
+            }
+            if let Err(e) = opening.apply(seat, Step::Place(p)) {
+                return writeln!(out, "ERROR {e}");
+            }
+        }
+        let budget = self.budget();
+        self.seed = self.seed.wrapping_add(1);
+        let opts = SearchOptions {
+            // Half for the decision when taking white means playing a move after it.
+            time_budget: if stones.is_empty() {
+                budget
+            } else {
+                budget / 2
+            },
+            seed: self.seed,
+            stop: None,
+            node_limit: None,
+        };
+        let seat = opening.phase().by().expect("a turn after 0, 3 or 5 stones");
+        let steps = opening_turn(&opening, &opts);
+        for step in &steps {
+            opening
+                .apply(seat, step.clone())
+                .expect("the AI's steps are legal");
+        }
+        self.pos = Some(Position::from_game(opening.game()));
+        if self.timeout_match > 0 {
+            self.time_left = self
+                .time_left
+                .saturating_sub(started.elapsed().as_millis() as u64);
+        }
+        match steps.first() {
+            Some(Step::Choose(Choice::Black)) => {
+                writeln!(out, "MESSAGE swap2: takes black")?;
+                writeln!(out, "SWAP")
+            }
+            Some(Step::Choose(Choice::White)) => {
+                writeln!(out, "MESSAGE swap2: takes white")?;
+                let left = budget.saturating_sub(started.elapsed());
+                self.reply_within(left.max(Duration::from_millis(20)), out)
+            }
+            _ => {
+                let placed: Vec<String> = steps
+                    .iter()
+                    .filter_map(|s| match s {
+                        Step::Place(p) => Some(format!("{},{}", p.col, p.row)),
+                        _ => None,
+                    })
+                    .collect();
+                writeln!(out, "{}", placed.join(" "))
+            }
+        }
     }
 
     fn parse_point(&self, text: &str) -> Option<Point> {
@@ -199,6 +288,27 @@ fn main() -> io::Result<()> {
                 } else {
                     engine.pos = Some(pos);
                     engine.reply(&mut out)?;
+                }
+            }
+            "SWAP2BOARD" => {
+                // Lines "x,y" in move order until DONE.
+                let mut stones: Vec<Point> = Vec::new();
+                let mut bad = false;
+                for l in lines.by_ref() {
+                    let l = l?;
+                    let l = l.trim();
+                    if l.eq_ignore_ascii_case("DONE") {
+                        break;
+                    }
+                    match engine.parse_point(l) {
+                        Some(p) if l.split(',').count() == 2 => stones.push(p),
+                        _ => bad = true,
+                    }
+                }
+                if bad {
+                    writeln!(out, "ERROR bad SWAP2BOARD line")?;
+                } else {
+                    engine.swap2(&stones, &mut out)?;
                 }
             }
             "TAKEBACK" => {
