@@ -311,7 +311,10 @@ mod tests {
         let blitz = Pool::find(Rule::Standard, 180_000, 2_000).unwrap();
         assert_eq!(blitz.as_str(), "standard/3+2");
         assert_eq!(Pool::find(Rule::Renju, 180_000, 2_000), None);
-        assert_eq!("renju/10+5".parse::<Pool>().unwrap().family(), Family::Renju);
+        assert_eq!(
+            "renju/10+5".parse::<Pool>().unwrap().family(),
+            Family::Renju
+        );
         assert!("freestyle/5+0".parse::<Pool>().is_err());
     }
 
@@ -320,14 +323,20 @@ mod tests {
     fn windows_widen() {
         let s = seek("a", 1500.0, 0);
         assert_eq!(s.window(at(0)), Some(WINDOW_START));
-        assert_eq!(s.window(at(10)), Some(WINDOW_START + 10.0 * WIDEN_PER_SECOND));
+        assert_eq!(
+            s.window(at(10)),
+            Some(WINDOW_START + 10.0 * WIDEN_PER_SECOND)
+        );
         // A clock a little behind the seek's own time is no wait, not a negative one.
         assert_eq!(s.window(at(-3)), Some(WINDOW_START));
         let aborter = Seek { aborts: 3, ..s };
         assert_eq!(aborter.penalty(), ABORT_PENALTY * 2);
         assert_eq!(aborter.window(at(29)), None);
         assert_eq!(aborter.window(at(30)), Some(WINDOW_START));
-        let habitual = Seek { aborts: 100, ..aborter };
+        let habitual = Seek {
+            aborts: 100,
+            ..aborter
+        };
         assert_eq!(habitual.penalty(), MAX_PENALTY);
     }
 
@@ -342,10 +351,7 @@ mod tests {
         ];
         let mut pairs = names(&pair(&seeks, at(0)));
         pairs.sort();
-        assert_eq!(
-            pairs,
-            [("a".into(), "c".into()), ("b".into(), "d".into())]
-        );
+        assert_eq!(pairs, [("a".into(), "c".into()), ("b".into(), "d".into())]);
     }
 
     /// Too far apart at first; paired once both windows have widened enough.
@@ -376,7 +382,13 @@ mod tests {
         assert_eq!(pairs.len(), 1);
         let p = &pairs[0];
         assert_ne!(p.black.player_id, p.white.player_id);
-        let lone = [seek("a", 1500.0, 0), Seek { id: "x".into(), ..seek("a", 1500.0, 0) }];
+        let lone = [
+            seek("a", 1500.0, 0),
+            Seek {
+                id: "x".into(),
+                ..seek("a", 1500.0, 0)
+            },
+        ];
         assert!(pair(&lone, at(60)).is_empty());
     }
 
@@ -399,7 +411,11 @@ mod tests {
     #[test]
     fn equal_gaps_longer_wait_first() {
         // b pairs with a (1490) or c (1510), both 10 away: c has waited longer.
-        let seeks = [seek("a", 1490.0, 8), seek("b", 1500.0, 9), seek("c", 1510.0, 0)];
+        let seeks = [
+            seek("a", 1490.0, 8),
+            seek("b", 1500.0, 9),
+            seek("c", 1510.0, 0),
+        ];
         let pairs = pair(&seeks, at(10));
         assert_eq!(pairs.len(), 1);
         let players = [&pairs[0].black.player_id, &pairs[0].white.player_id];
@@ -412,7 +428,10 @@ mod tests {
     fn fair_colours() {
         let (low, high) = (seek("low", 1400.0, 0), seek("high", 1600.0, 0));
         let p = colours(high.clone(), low.clone());
-        assert_eq!((p.black.player_id.as_str(), p.white.player_id.as_str()), ("low", "high"));
+        assert_eq!(
+            (p.black.player_id.as_str(), p.white.player_id.as_str()),
+            ("low", "high")
+        );
         let low_had_black = Seek {
             last_colour: Some(Stone::Black),
             ..low.clone()
@@ -424,7 +443,10 @@ mod tests {
             last_colour: Some(Stone::Black),
             ..high.clone()
         };
-        assert_eq!(colours(high_had_black, low_had_black).black.player_id, "low");
+        assert_eq!(
+            colours(high_had_black, low_had_black).black.player_id,
+            "low"
+        );
         let (early, late) = (seek("early", 1500.0, 0), seek("late", 1500.0, 5));
         assert_eq!(colours(late, early).black.player_id, "early");
     }
@@ -444,6 +466,8 @@ mod tests {
         players.sort_unstable();
         players.dedup();
         assert_eq!(players.len(), 2000);
-        assert!(pairs.iter().all(|p| (p.black.rating - p.white.rating).abs() <= 0.5));
+        assert!(pairs
+            .iter()
+            .all(|p| (p.black.rating - p.white.rating).abs() <= 0.5));
     }
 }

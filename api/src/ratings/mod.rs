@@ -215,19 +215,29 @@ pub struct Change {
 }
 
 impl Change {
-    /// The change in whole points as shown: the difference of the two shown ratings, so that
-    /// "1500 → 1512" reads "+12" and never "+11" from rounding each figure apart.
+    /// The change in whole points as shown (see [`delta`]).
     pub fn delta(&self) -> i32 {
-        self.after.points() - self.before.points()
+        delta(self.before.rating, self.after.rating)
     }
 
-    /// The change as the result shows it: "+12", "−9" (a true minus sign), "±0".
+    /// The change as the result shows it (see [`shown_delta`]).
     pub fn shown(&self) -> String {
-        match self.delta() {
-            0 => "±0".to_string(),
-            d if d > 0 => format!("+{d}"),
-            d => format!("\u{2212}{}", d.unsigned_abs()),
-        }
+        shown_delta(self.delta())
+    }
+}
+
+/// A change in whole points as shown: the difference of the two shown ratings, so that
+/// "1500 → 1512" reads "+12" and never "+11" from rounding each figure apart.
+pub fn delta(before: f64, after: f64) -> i32 {
+    after.round() as i32 - before.round() as i32
+}
+
+/// A change as the result shows it: "+12", "−9" (a true minus sign), "±0".
+pub fn shown_delta(delta: i32) -> String {
+    match delta {
+        0 => "±0".to_string(),
+        d if d > 0 => format!("+{d}"),
+        d => format!("\u{2212}{}", d.unsigned_abs()),
     }
 }
 
@@ -305,7 +315,11 @@ mod tests {
         let after = glicko2_rating_period(&player, &games, &config());
         assert!(close(after.rating, 1464.06, 0.02), "{}", after.rating);
         assert!(close(after.deviation, 151.52, 0.01), "{}", after.deviation);
-        assert!(close(after.volatility, 0.05999, 0.00001), "{}", after.volatility);
+        assert!(
+            close(after.volatility, 0.05999, 0.00001),
+            "{}",
+            after.volatility
+        );
     }
 
     /// One game by hand, with Glickman's steps 2–8: two new players, black wins.
@@ -317,13 +331,27 @@ mod tests {
     #[test]
     fn one_game_matches_hand_computed_values() {
         let rated = rate_game(Rating::INITIAL, Rating::INITIAL, Some(Stone::Black));
-        assert!(close(rated.black.after.rating, 1662.31, 0.01), "{:?}", rated);
+        assert!(
+            close(rated.black.after.rating, 1662.31, 0.01),
+            "{:?}",
+            rated
+        );
         assert!(close(rated.black.after.rd, 290.32, 0.01), "{:?}", rated);
-        assert!(close(rated.white.after.rating, 1337.69, 0.01), "{:?}", rated);
+        assert!(
+            close(rated.white.after.rating, 1337.69, 0.01),
+            "{:?}",
+            rated
+        );
         assert!(close(rated.white.after.rd, 290.32, 0.01), "{:?}", rated);
         assert!(close(rated.black.after.volatility, 0.06, 0.0001));
-        assert_eq!((rated.black.score, rated.white.score), (Score::Win, Score::Loss));
-        assert_eq!((rated.black.shown(), rated.white.shown()), ("+162".into(), "\u{2212}162".into()));
+        assert_eq!(
+            (rated.black.score, rated.white.score),
+            (Score::Win, Score::Loss)
+        );
+        assert_eq!(
+            (rated.black.shown(), rated.white.shown()),
+            ("+162".into(), "\u{2212}162".into())
+        );
     }
 
     /// A game is one rating period: rating each side with the other's rating before the game
