@@ -88,7 +88,10 @@ async fn one_seek_per_player() {
             Added::Seeking(existing) => assert_eq!(existing, seek),
             other => panic!("a second seek was taken: {other:?}"),
         }
-        assert_eq!(waiting(&db, blitz()).await.unwrap(), [seek.clone()]);
+        assert_eq!(
+            waiting(&db, blitz()).await.unwrap(),
+            std::slice::from_ref(&seek)
+        );
         assert!(waiting(&db, renju).await.unwrap().is_empty());
         assert_eq!(of_player(&db, &player).await.unwrap(), Some(seek));
         assert!(remove(&db, &player).await.unwrap());
