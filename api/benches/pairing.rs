@@ -6,8 +6,9 @@
 //!    ratings spread around 1500 (σ 300) with deviations from 45 to 350, one in twenty with
 //!    recent aborts. Every simulated second a round pairs each pool ([`matchmaking::pair`]),
 //!    and the paired leave. Prints the time to pair (simulated seconds from the seek to the
-//!    round that paired it) p50, p99 and the longest, and the CPU time of a round (this
-//!    thread's, from the kernel's scheduler statistics) p50, p99 and the longest.
+//!    round that paired it) p50, p99 and the longest, for all and for the seekers without an
+//!    abort penalty, and the CPU time of a round (this thread's CPU clock) p50, p99 and the
+//!    longest.
 //! 2. Burst: all the seekers waiting at once in one pool (a restart, a tournament's start): the
 //!    CPU time of the one round that pairs them.
 //! 3. Store: the same seekers as stored seeks on a SQLite file (and on PostgreSQL when
@@ -35,12 +36,15 @@ const ROUND: Duration = Duration::from_secs(1);
 /// Each pool's share of the arrivals, in the order of [`Pool::ALL`].
 const POOL_WEIGHTS: [u32; 7] = [10, 30, 15, 5, 20, 10, 10];
 
-/// This thread's CPU time so far (Linux's `/proc/thread-self/schedstat`, nanoseconds on a
-/// CPU), or None where the kernel does not say.
+/// This thread's CPU time so far (`CLOCK_THREAD_CPUTIME_ID`, to the nanosecond).
 fn thread_cpu() -> Option<Duration> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(ns))
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec, which `t` is, and reads nothing else.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    ok.then(|| Duration::new(t.tv_sec as u64, t.tv_nsec as u32))
 }
 
 /// The process's user and system CPU time so far (`/proc/self/stat`, in clock ticks of 10 ms).
@@ -113,6 +117,7 @@ fn arrivals(seekers: usize, per_second: f64) {
     arriving.reverse();
     let mut pools: Vec<Vec<Seek>> = vec![Vec::new(); Pool::ALL.len()];
     let (mut waits, mut rounds) = (Vec::with_capacity(seekers), Vec::new());
+    let mut unpenalised = Vec::with_capacity(seekers);
     let mut now_s = 0.0;
     while !arriving.is_empty() || pools.iter().any(|p| p.len() > 1) {
         now_s += ROUND.as_secs_f64();
@@ -137,7 +142,11 @@ fn arrivals(seekers: usize, per_second: f64) {
             let mut gone = std::collections::HashSet::new();
             for p in &pairs {
                 for s in [&p.black, &p.white] {
-                    waits.push((now - s.since).unsigned_abs());
+                    let wait = (now - s.since).unsigned_abs();
+                    waits.push(wait);
+                    if s.penalty().is_zero() {
+                        unpenalised.push(wait);
+                    }
                     gone.insert(s.id.clone());
                 }
             }
@@ -145,6 +154,7 @@ fn arrivals(seekers: usize, per_second: f64) {
         }
     }
     waits.sort_unstable();
+    unpenalised.sort_unstable();
     rounds.sort_unstable();
     let left: usize = pools.iter().map(Vec::len).sum();
     println!(
@@ -160,6 +170,13 @@ fn arrivals(seekers: usize, per_second: f64) {
         secs(percentile(&waits, 0.5)),
         secs(percentile(&waits, 0.99)),
         secs(*waits.last().unwrap_or(&Duration::ZERO))
+    );
+    println!(
+        "  time to pair without an abort penalty ({}): p50 {}, p99 {}, longest {}",
+        unpenalised.len(),
+        secs(percentile(&unpenalised, 0.5)),
+        secs(percentile(&unpenalised, 0.99)),
+        secs(*unpenalised.last().unwrap_or(&Duration::ZERO))
     );
     println!(
         "  CPU per round (all pools): p50 {}, p99 {}, longest {}",
@@ -237,14 +254,18 @@ async fn store(name: &str, db: Db, seekers: usize) {
     }
     adds.join_all().await;
     let (cpu, wall) = (process_cpu(), Instant::now());
-    let (mut claims, mut rounds, mut round_walls) = (0usize, 0usize, Vec::new());
+    let (mut claims, mut rounds, mut first_read) = (0usize, 0usize, None);
     loop {
-        let round = Instant::now();
         let mut made = 0;
+        let read = Instant::now();
+        let mut pairings = Vec::new();
         for pool in Pool::ALL {
             let waiting = seeks::waiting(&db, pool).await.expect("waiting");
-            let now = gomoku::store::now_exact();
-            for pairing in pair(&waiting, now) {
+            pairings.extend(pair(&waiting, gomoku::store::now_exact()));
+        }
+        first_read.get_or_insert(read.elapsed());
+        {
+            for pairing in pairings {
                 if let seeks::Claimed::Paired(_) =
                     seeks::claim(&db, &pairing, 10).await.expect("claim")
                 {
@@ -252,7 +273,6 @@ async fn store(name: &str, db: Db, seekers: usize) {
                 }
             }
         }
-        round_walls.push(round.elapsed());
         rounds += 1;
         claims += made;
         if made == 0 {
@@ -261,14 +281,13 @@ async fn store(name: &str, db: Db, seekers: usize) {
     }
     let wall = wall.elapsed();
     let cpu = cpu.zip(process_cpu()).map(|(a, b)| b - a);
-    round_walls.sort_unstable();
     println!(
-        "store ({name}): {seekers} stored seeks, {rounds} rounds, {claims} games claimed in {} \
-         ({:.0} claims/s); round wall p50 {} longest {}; process CPU {} ({} per claim)",
+        "store ({name}): {seekers} stored seeks; the first round read and paired every pool in \
+         {}; {claims} games claimed in {rounds} rounds, {} ({:.0} claims/s); process CPU {} \
+         ({} per claim)",
+        micros(first_read.unwrap_or_default()),
         secs(wall),
         claims as f64 / wall.as_secs_f64(),
-        micros(percentile(&round_walls, 0.5)),
-        micros(*round_walls.last().unwrap()),
         cpu.map_or("unknown".into(), secs),
         cpu.map_or("unknown".into(), |c| micros(c / claims.max(1) as u32)),
     );
