@@ -35,6 +35,8 @@ pub mod games;
 pub mod players;
 pub mod postgres;
 pub mod presence;
+pub mod ratings;
+pub mod seeks;
 pub mod sqlite;
 pub mod writer;
 

@@ -185,7 +185,7 @@ pub(super) struct Fresh {
 }
 
 impl Fresh {
-    fn new(new: NewGame) -> Fresh {
+    pub(super) fn new(new: NewGame) -> Fresh {
         let at = now();
         let outcome = new.game.outcome();
         let status = match new.online {

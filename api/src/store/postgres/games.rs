@@ -64,7 +64,7 @@ const UPDATE_GAME: &str = "with up as (update games set status = $1, end_reason 
 /// The number of [`UPDATE_GAME`]'s parameters.
 const UPDATE_MARKS: usize = 19;
 /// The seats of a game with their players' names.
-const SEATS_OF_GAME: &str = "select s.game_id, s.player_id, s.colour, p.name \
+pub(super) const SEATS_OF_GAME: &str = "select s.game_id, s.player_id, s.colour, p.name \
     from seats s join players p on p.id = s.player_id where s.game_id = $1";
 
 impl Store {
@@ -293,7 +293,11 @@ fn storable(text: &str) -> bool {
 /// count is a statement of its own, after the lock: in PostgreSQL's default isolation each
 /// statement sees what was committed before it began, so it sees the games of whoever held the
 /// lock before.
-async fn at_cap(conn: &mut PgConnection, player_id: &str, cap: u32) -> Result<bool, StoreError> {
+pub(super) async fn at_cap(
+    conn: &mut PgConnection,
+    player_id: &str,
+    cap: u32,
+) -> Result<bool, StoreError> {
     sqlx::query(LOCK_PLAYER)
         .bind(player_id)
         .fetch_optional(&mut *conn)
@@ -306,7 +310,10 @@ async fn at_cap(conn: &mut PgConnection, player_id: &str, cap: u32) -> Result<bo
 }
 
 /// Inserts a new game with its moves and its seats; the creator's name.
-async fn insert_fresh(conn: &mut PgConnection, fresh: &Fresh) -> Result<String, StoreError> {
+pub(super) async fn insert_fresh(
+    conn: &mut PgConnection,
+    fresh: &Fresh,
+) -> Result<String, StoreError> {
     let row = &fresh.row;
     let (outcome, time_control) = (fresh.game.outcome(), row.time_control);
     let moves = MoveColumns::of(&fresh.moves, 0);

@@ -31,6 +31,8 @@ pub(super) mod games;
 mod listen;
 pub(super) mod players;
 mod presence;
+pub(super) mod ratings;
+pub(super) mod seeks;
 
 pub(super) use presence::HEARTBEAT;
 

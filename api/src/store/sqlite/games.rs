@@ -51,7 +51,7 @@ const INSERT_SEAT_GUARDED: &str = "insert into seats (game_id, player_id, colour
 const PLAYER_NAME: &str = "select name from players where id = ?";
 
 /// The seats of a game with their players' names.
-fn seats_of_game() -> String {
+pub(super) fn seats_of_game() -> String {
     format!(
         "select {SEAT_COLUMNS} from seats s join players p on p.id = s.player_id \
          where s.game_id = ?"
@@ -287,7 +287,7 @@ impl Store {
 
 /// Whether the player already has `cap` games waiting or in play (inside the writer's
 /// transaction, so a concurrent write cannot slip past the count).
-async fn at_cap(
+pub(super) async fn at_cap(
     conn: &mut SqliteConnection,
     player_id: &str,
     cap: u32,
@@ -311,7 +311,7 @@ async fn player_name(conn: &mut SqliteConnection, player_id: &str) -> Result<Str
 /// unfinished, only while its creator has fewer unfinished games than the cap), its moves, its
 /// creator's seat and the second player's (a rematch's), each only if the statement before it
 /// changed one row, then the creator's name.
-fn insert_sql(fresh: &Fresh) -> (String, usize) {
+pub(super) fn insert_sql(fresh: &Fresh) -> (String, usize) {
     let mut sql = String::from(INSERT_GAME);
     if fresh.unfinished() {
         sql.push_str(&format!(" where ({COUNT_UNFINISHED}) < ?"));
@@ -331,7 +331,7 @@ fn insert_sql(fresh: &Fresh) -> (String, usize) {
 }
 
 /// Binds the arguments of [`insert_sql`]'s statements, in order.
-fn bind_insert(
+pub(super) fn bind_insert(
     args: &mut SqliteArguments<'static>,
     fresh: &Fresh,
     cap: u32,

@@ -12,6 +12,8 @@
 pub(super) mod analyses;
 pub(super) mod games;
 pub(super) mod players;
+pub(super) mod ratings;
+pub(super) mod seeks;
 
 use std::str::FromStr;
 use std::time::Duration;
