@@ -24,6 +24,7 @@ pub mod openings;
 pub mod params;
 pub mod pattern;
 pub mod position;
+pub mod puzzle;
 pub mod search;
 pub mod threat;
 pub mod time;
