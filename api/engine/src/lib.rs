@@ -14,7 +14,8 @@
 //! [`movegen`] lists and orders candidates and spots forced situations; [`threat`] proves wins
 //! by continuous fours (VCF) or threats (VCT); [`search`] is the iterative-deepening PVS with the
 //! transposition table of [`tt`] under the clock of [`time`]; [`params`] holds every tunable
-//! number; [`analysis`] scores a played move against the engine's choice. This file turns a
+//! number; [`analysis`] scores a played move against the engine's choice; [`puzzle`] proves
+//! puzzle positions against every defence and holds the stored puzzle set. This file turns a
 //! level into a recipe over those parts.
 
 pub mod analysis;

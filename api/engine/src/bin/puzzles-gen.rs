@@ -44,6 +44,8 @@ const EASY_NODES: u64 = 2_000;
 const MEDIUM_NODES: u64 = 6_000;
 /// A game longer than this is abandoned (most are decided far sooner).
 const MAX_PLIES: usize = 150;
+/// Puzzles taken from one game at most, so that the set spreads over many games.
+const MAX_PER_GAME: usize = 3;
 
 fn usage() -> ! {
     eprintln!(
@@ -178,17 +180,16 @@ fn play(cfg: &Config, book: &[openings::Opening], seed: u64, set: &mut Set) -> V
     // Per colour: the kind of win the fast check found at that side's previous turn.
     let mut had: [Option<Kind>; 2] = [None, None];
     let mut found = Vec::new();
-    while !game.is_over() && game.moves().len() < MAX_PLIES {
+    while !game.is_over() && game.moves().len() < MAX_PLIES && found.len() < MAX_PER_GAME {
         let mut pos = Position::from_game(&game);
         let me = pos.to_move();
         let win = fast_win(&mut pos);
         // A new moment: no win at all before for a VCT, no VCF before for a VCF (a VCT that
         // the opponent's reply turned into a VCF is a new VCF puzzle).
-        let fresh = match (win, had[me]) {
-            (Some(_), None) => true,
-            (Some(Kind::Vcf), Some(Kind::Vct)) => true,
-            _ => false,
-        };
+        let fresh = matches!(
+            (win, had[me]),
+            (Some(_), None) | (Some(Kind::Vcf), Some(Kind::Vct))
+        );
         if let Some(kind) = win.filter(|_| fresh) {
             if !pos.has_four(1 - me) && set.counts[kind as usize] < cfg.targets[kind as usize] {
                 if let Some(p) = make_puzzle(cfg, &game, &mut pos, kind, seed, set) {
@@ -330,6 +331,9 @@ fn difficulty(rating: u32) -> u8 {
     (1 + (rating.saturating_sub(800) / 320)).min(5) as u8
 }
 
+/// One symmetry of the square: (row, col, size - 1) to the image's (row, col).
+type Symmetry = fn(usize, usize, usize) -> (usize, usize);
+
 /// The position up to the eight symmetries of the square: the smallest of its eight images,
 /// as text, with the side to move.
 fn canonical(board: &gomoku_rules::Board, to_move: Stone) -> String {
@@ -343,7 +347,7 @@ fn canonical(board: &gomoku_rules::Board, to_move: Stone) -> String {
         }
     }
     let m = n - 1;
-    let maps: [fn(usize, usize, usize) -> (usize, usize); 8] = [
+    let maps: [Symmetry; 8] = [
         |r, c, _| (r, c),
         |r, c, m| (c, m - r),
         |r, c, m| (m - r, m - c),
