@@ -439,3 +439,25 @@ fn every_stored_puzzle_is_proven() {
         every_reply_loses(&mut pos, setup.kind, first, p.win_in, &p.id);
     }
 }
+
+/// A stored puzzle that does not replay, or whose side to move is not the attacker it names,
+/// is refused with its id rather than set up wrongly.
+#[test]
+fn a_bad_stored_puzzle_is_refused() {
+    let good = puzzle::set().into_iter().next().expect("a puzzle");
+    assert!(good.setup().is_ok());
+    let mut wrong_side = good.clone();
+    wrong_side.to_move = if good.to_move == "black" {
+        "white".into()
+    } else {
+        "black".into()
+    };
+    let mut occupied = good.clone();
+    occupied.moves.push(good.moves[0].clone());
+    let mut unknown_kind = good.clone();
+    unknown_kind.kind = "vc4".into();
+    for bad in [wrong_side, occupied, unknown_kind] {
+        let err = bad.setup().err().expect("refused");
+        assert!(err.to_string().contains(&good.id), "{err}");
+    }
+}
