@@ -15,8 +15,9 @@
 //! by continuous fours (VCF) or threats (VCT); [`search`] is the iterative-deepening PVS with the
 //! transposition table of [`tt`] under the clock of [`time`]; [`params`] holds every tunable
 //! number; [`analysis`] scores a played move against the engine's choice;
-//! [`opening_play`] plays the opening rules (swap2, Taraguchi-10) as proposer and chooser. This
-//! file turns a level into a recipe over those parts.
+//! [`opening_play`] plays the opening rules (swap2, Taraguchi-10) as proposer and chooser;
+//! [`puzzle`] proves puzzle positions against every defence and holds the stored puzzle set.
+//! This file turns a level into a recipe over those parts.
 
 pub mod analysis;
 pub mod eval;
@@ -26,6 +27,7 @@ pub mod openings;
 pub mod params;
 pub mod pattern;
 pub mod position;
+pub mod puzzle;
 pub mod search;
 pub mod threat;
 pub mod time;
