@@ -189,11 +189,9 @@ async fn leaderboard_of_settled_players() {
 /// locked, and the second finds it settled); two games of one player settling at once both
 /// count, one after the other.
 #[tokio::test]
+#[ignore = "needs PostgreSQL: set GOMOKU_TEST_DATABASE"]
 async fn concurrent_settlements_on_two_instances() {
-    let Some(cluster) = gomoku_testkit::postgres::cluster() else {
-        eprintln!("skipped: GOMOKU_TEST_DATABASE names no PostgreSQL cluster");
-        return;
-    };
+    let cluster = gomoku_testkit::postgres::required_cluster();
     let database = gomoku_testkit::postgres::PgDatabase::create(&cluster);
     let config = crate::config::Config::for_database(database.url());
     let (a, b) = (
