@@ -356,6 +356,20 @@ pub(crate) mod tests {
         dbs
     }
 
+    /// Two stores on one new, migrated PostgreSQL database, as two server instances have (the
+    /// tests that need this are ignored without a cluster); the third value keeps it alive.
+    pub(crate) async fn two_stores_on_postgres() -> (Db, Db, gomoku_testkit::postgres::PgDatabase) {
+        let cluster = gomoku_testkit::postgres::required_cluster();
+        let database = gomoku_testkit::postgres::PgDatabase::create(&cluster);
+        let config = Config::for_database(database.url());
+        let (a, b) = (
+            Db::open(&config).await.unwrap(),
+            Db::open(&config).await.unwrap(),
+        );
+        a.migrate().await.unwrap();
+        (a, b, database)
+    }
+
     impl Db {
         /// Runs statements behind the store's back (tests that corrupt data).
         pub(crate) async fn execute_raw(&self, statements: &[&str]) {

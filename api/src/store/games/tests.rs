@@ -206,14 +206,7 @@ async fn unknown_stored_status_is_an_error() {
 #[tokio::test]
 #[ignore = "needs PostgreSQL: set GOMOKU_TEST_DATABASE"]
 async fn two_stores_on_one_postgres_database() {
-    let cluster = gomoku_testkit::postgres::required_cluster();
-    let database = gomoku_testkit::postgres::PgDatabase::create(&cluster);
-    let config = crate::config::Config::for_database(database.url());
-    let (a, b) = (
-        Db::open(&config).await.unwrap(),
-        Db::open(&config).await.unwrap(),
-    );
-    a.migrate().await.unwrap();
+    let (a, b, _database) = crate::store::tests::two_stores_on_postgres().await;
     b.migrate().await.unwrap();
     let player = players::tests::anonymous(&a).await;
     let created = stored(insert(&a, new_game(&player), 10).await.unwrap());

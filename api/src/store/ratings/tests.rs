@@ -191,14 +191,7 @@ async fn leaderboard_of_settled_players() {
 #[tokio::test]
 #[ignore = "needs PostgreSQL: set GOMOKU_TEST_DATABASE"]
 async fn concurrent_settlements_on_two_instances() {
-    let cluster = gomoku_testkit::postgres::required_cluster();
-    let database = gomoku_testkit::postgres::PgDatabase::create(&cluster);
-    let config = crate::config::Config::for_database(database.url());
-    let (a, b) = (
-        Db::open(&config).await.unwrap(),
-        Db::open(&config).await.unwrap(),
-    );
-    a.migrate().await.unwrap();
+    let (a, b, _database) = crate::store::tests::two_stores_on_postgres().await;
     let (game, black, _) = new_rated_game(&a, blitz()).await;
     let game = play(&a, &game, Point::new(7, 7)).await;
     play(&a, &game, Point::new(7, 8)).await;

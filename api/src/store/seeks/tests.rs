@@ -249,14 +249,7 @@ async fn sqlite_clears_left_seeks() {
 #[tokio::test]
 #[ignore = "needs PostgreSQL: set GOMOKU_TEST_DATABASE"]
 async fn two_instances_share_one_pool() {
-    let cluster = gomoku_testkit::postgres::required_cluster();
-    let database = gomoku_testkit::postgres::PgDatabase::create(&cluster);
-    let config = crate::config::Config::for_database(database.url());
-    let (a, b) = (
-        Db::open(&config).await.unwrap(),
-        Db::open(&config).await.unwrap(),
-    );
-    a.migrate().await.unwrap();
+    let (a, b, _database) = crate::store::tests::two_stores_on_postgres().await;
     let mut seeks = Vec::new();
     for i in 0..3 {
         let player = players::tests::anonymous(&a).await;
