@@ -43,14 +43,14 @@ use crate::state::AppState;
 use crate::store::games::{self, StoredGame};
 
 /// The socket's read buffer: client messages are pongs and the odd text, all small.
-const READ_BUFFER: usize = 4 * 1024;
+pub(super) const READ_BUFFER: usize = 4 * 1024;
 /// Largest message or frame a client may send.
-const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
+pub(super) const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
 /// Most bytes waiting to be written before a send fails (a state of a full 19×19 board is about
 /// 12 KiB).
-const MAX_WRITE_BUFFER: usize = 256 * 1024;
+pub(super) const MAX_WRITE_BUFFER: usize = 256 * 1024;
 /// How long one send may take before the connection counts as dead.
-const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+pub(super) const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a close waits for the client's answering close before the connection is dropped.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
 
@@ -152,7 +152,7 @@ enum Close {
 }
 
 /// Whether a read failed on a message or frame over the size limit.
-fn too_big(e: &axum::Error) -> bool {
+pub(super) fn too_big(e: &axum::Error) -> bool {
     use std::error::Error;
     matches!(
         e.source()

@@ -16,6 +16,7 @@ pub mod live;
 pub mod me;
 pub mod online;
 pub mod openapi;
+pub mod pairing;
 pub mod play;
 pub mod records;
 pub mod replay;
@@ -65,6 +66,7 @@ pub fn app(state: AppState) -> Router {
         .merge(play::router())
         .merge(online::router())
         .merge(live::router())
+        .merge(pairing::router())
         .merge(me::router())
         .merge(hint::router())
         .merge(replay::router())

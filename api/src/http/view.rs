@@ -22,11 +22,13 @@ use super::wire::{
 };
 use crate::games;
 use crate::online::hub::Presence;
+use crate::ratings;
 use crate::state::AppState;
 use crate::store::games::{
     AiSetting, Clock, GameStatus, Mode, Offer, Offers, Seats, StoredGame, StoredMove, Summary,
     TimeControl,
 };
+use crate::store::ratings::Record;
 use crate::store::timestamp;
 
 /// A point on the board.
@@ -477,5 +479,56 @@ pub fn answer(
             render(state, &game, player),
         ))),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// A rank (段位) beside a rating.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RankView {
+    /// "3段", "4级", "新手".
+    pub name: String,
+    /// "dan", "kyu" or "novice".
+    pub tier: String,
+}
+
+/// A player's rating in one family, as every page shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RatingView {
+    /// "gomoku" (freestyle and standard) or "renju".
+    pub family: String,
+    /// Rounded to a whole point.
+    pub rating: i32,
+    /// The rating deviation, rounded.
+    pub rd: i32,
+    /// Too few games to trust yet (deviation 110 or more).
+    pub provisional: bool,
+    /// The rating as shown: "1523", or "1500?" while provisional.
+    pub shown: String,
+    pub rank: RankView,
+    pub games: u32,
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+impl From<&Record> for RatingView {
+    fn from(r: &Record) -> RatingView {
+        let rank = ratings::rank(r.rating.rating);
+        RatingView {
+            family: r.family.as_str().to_string(),
+            rating: r.rating.points(),
+            rd: r.rating.rd.round() as i32,
+            provisional: r.rating.provisional(),
+            shown: r.rating.shown(),
+            rank: RankView {
+                name: rank.name.to_string(),
+                tier: rank.tier().to_string(),
+            },
+            games: r.games,
+            wins: r.wins,
+            losses: r.losses,
+            draws: r.draws,
+        }
     }
 }

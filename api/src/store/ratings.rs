@@ -15,6 +15,7 @@ use gomoku_rules::Stone;
 
 use super::games::rows::Columns;
 use super::{Db, StoreError};
+use crate::matchmaking::Pool;
 use crate::ratings::{self, Family, Rated, Rating, Score};
 
 /// How many players the leaderboard shows.
@@ -114,6 +115,8 @@ pub enum Settled {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RatedGame {
     pub family: Family,
+    /// The pool it was paired in.
+    pub pool: Pool,
     pub state: RatedState,
 }
 
@@ -159,6 +162,16 @@ pub async fn rated_game(db: &Db, game_id: &str) -> Result<Option<RatedGame>, Sto
     match db {
         Db::Sqlite(s) => s.rated_game(game_id).await,
         Db::Postgres(p) => p.rated_game(game_id).await,
+    }
+}
+
+/// The rated games that may need a decision: unsettled ones that are over (their result not
+/// applied yet: an instance stopped between the ending and its settlement), and unsettled ones in
+/// play before both players moved (an abort may be due).
+pub async fn unsettled(db: &Db) -> Result<Vec<String>, StoreError> {
+    match db {
+        Db::Sqlite(s) => s.unsettled().await,
+        Db::Postgres(p) => p.unsettled().await,
     }
 }
 
@@ -337,6 +350,10 @@ impl Settlement {
     }
 }
 
+/// See [`unsettled`].
+pub(super) const UNSETTLED_SQL: &str = "select r.game_id from rated_games r \
+    join games g on g.id = r.game_id where r.result is null \
+    and (g.status not in ('waiting', 'playing') or g.move_count < 2)";
 /// The changes of a rated game.
 pub(super) const CHANGES_SQL: &str =
     "select colour, rating_before, rating_after from rating_changes where game_id = $1";
