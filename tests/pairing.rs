@@ -92,7 +92,10 @@ async fn two_seekers_are_paired_once() {
     assert_eq!(game["mode"], "online");
     assert_eq!(game["status"], "playing");
     assert_eq!(game["timeControl"]["initialMs"], 180000);
-    // RATED-VIEW
+    assert_eq!(game["rated"], true);
+    assert_eq!(game["pool"], "freestyle/3+2");
+    assert_eq!(game["players"]["black"]["rating"]["shown"], "1500?");
+    assert_eq!(game["ratingChanges"], Value::Null);
     // Nobody waits any more, and nothing else arrives.
     a.get("/api/v1/seeks")
         .await

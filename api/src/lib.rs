@@ -122,6 +122,13 @@ pub async fn serve(
         Err(e) => tracing::error!(error = %e, "could not drop the seeks of players gone"),
     }
     tokio::spawn(state.lobby.clone().run());
+    // Rated games nobody moved in are aborted, and endings left unsettled settled, by every
+    // instance (the store decides who does it).
+    tokio::spawn(games::rated::keep_sweeping(
+        db.clone(),
+        state.config.rated_abort(),
+        online::lobby::ROUND,
+    ));
     // On PostgreSQL, analyses that another instance left (stopped or killed) are taken over.
     tokio::spawn(state.analyses.clone().sweep());
     let analyses = state.analyses.clone();

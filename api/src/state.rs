@@ -13,6 +13,7 @@ use crate::ai::Ai;
 use crate::analysis::Analyses;
 use crate::auth::Sessions;
 use crate::config::Config;
+use crate::games::rated::RatedBook;
 use crate::games::{Games, Terms};
 use crate::limits::Limits;
 use crate::online::hub::Hub;
@@ -41,6 +42,8 @@ pub struct AppState {
     pub timers: Arc<Timers>,
     /// The matchmaking lobby: seeks, pairing rounds, and the players' own live channels here.
     pub lobby: Arc<Lobby>,
+    /// Which games are rated, and their ratings, as the views show them.
+    pub rated: Arc<RatedBook>,
 }
 
 impl AppState {
@@ -63,6 +66,7 @@ impl AppState {
         let timers = Timers::new(db.clone());
         let session_recheck = db.session_recheck();
         let lobby = Lobby::new(db.clone(), config.max_unfinished_games, config.seek_grace());
+        let rated = Arc::new(RatedBook::new(db.clone()));
         let watchers: Vec<Arc<dyn Watch>> = vec![hub.clone(), timers.clone(), lobby.clone()];
         if !db.watch(watchers) {
             tracing::warn!("the database already has watchers; this state's hub stays unfed");
@@ -84,6 +88,7 @@ impl AppState {
             hub,
             timers,
             lobby,
+            rated,
             sessions: Arc::new(Sessions::new(
                 config.session_idle(),
                 config.session_renew_grace(),

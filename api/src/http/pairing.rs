@@ -33,7 +33,7 @@ use super::wire::{RuleName, Wire};
 use crate::matchmaking::{Pool, Seek};
 use crate::online::lobby::{SeekError, Sought};
 use crate::state::AppState;
-use crate::store::ratings::{self as stored_ratings, Record};
+use crate::store::ratings;
 use crate::store::seeks::{self, PlayerNews};
 use crate::store::{timestamp, Db, StoreError};
 
@@ -125,19 +125,8 @@ fn time_control(pool: Pool) -> TimeControlView {
     }
 }
 
-/// `player_id`'s record in `family`: the initial one if they have none (or no profile).
-pub(super) async fn record(
-    db: &Db,
-    player_id: &str,
-    family: crate::ratings::Family,
-) -> Result<Record, StoreError> {
-    Ok(stored_ratings::profile(db, player_id, 0)
-        .await?
-        .map_or_else(|| Record::new(family), |p| p.record(family)))
-}
-
 async fn seek_view(db: &Db, seek: &Seek) -> Result<SeekView, StoreError> {
-    let record = record(db, &seek.player_id, seek.pool.family()).await?;
+    let record = ratings::record(db, &seek.player_id, seek.pool.family()).await?;
     Ok(SeekView {
         pool: seek.pool.as_str().to_string(),
         rule: Wire(seek.pool.rule),
