@@ -18,6 +18,7 @@ pub mod online;
 pub mod openapi;
 pub mod pairing;
 pub mod play;
+pub mod players;
 pub mod records;
 pub mod replay;
 pub mod responses;
@@ -67,6 +68,7 @@ pub fn app(state: AppState) -> Router {
         .merge(online::router())
         .merge(live::router())
         .merge(pairing::router())
+        .merge(players::router())
         .merge(me::router())
         .merge(hint::router())
         .merge(replay::router())

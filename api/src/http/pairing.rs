@@ -40,8 +40,11 @@ use crate::store::{timestamp, Db, StoreError};
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/pools", get(pools))
-        .route("/api/v1/seeks", get(current).post(seek).delete(cancel))
-        .route("/api/v1/live", get(live))
+        .route(
+            "/api/v1/seeks",
+            get(current_seek).post(seek).delete(cancel_seek),
+        )
+        .route("/api/v1/live", get(own_live))
 }
 
 /// One pool: its key, rule, board and time control, and how many wait in it now.
@@ -199,7 +202,7 @@ pub async fn seek(
         Busy,
     )
 )]
-pub async fn current(
+pub async fn current_seek(
     State(state): State<AppState>,
     player: Player,
 ) -> Result<Json<SeekAnswer>, ApiError> {
@@ -223,7 +226,10 @@ pub async fn current(
         Busy,
     )
 )]
-pub async fn cancel(State(state): State<AppState>, player: Player) -> Result<StatusCode, ApiError> {
+pub async fn cancel_seek(
+    State(state): State<AppState>,
+    player: Player,
+) -> Result<StatusCode, ApiError> {
     state.lobby.cancel(&player.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -275,7 +281,7 @@ impl From<PlayerNews> for Outgoing {
         Busy,
     )
 )]
-pub async fn live(
+pub async fn own_live(
     State(state): State<AppState>,
     player: Player,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
