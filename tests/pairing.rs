@@ -12,7 +12,7 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use gomoku_testkit::live::{Received, WAIT};
+use gomoku_testkit::live::WAIT;
 use gomoku_testkit::postgres;
 use gomoku_testkit::stored::Stored;
 use gomoku_testkit::{
@@ -460,4 +460,87 @@ async fn wrong_requests_change_nothing() {
         player.get("/api/v1/seeks").await.ok(200, "seek")["seek"]["pool"],
         "freestyle/3+2"
     );
+}
+
+/// Two instances on `database`.
+fn two_instances(database: &Database) -> (Server, Server) {
+    let builder = builder().database(database);
+    (builder.clone().start(), builder.start())
+}
+
+/// Fifty seekers split over two instances of one PostgreSQL database, both running pairing
+/// rounds over the same pools: twenty-five games, nobody twice, each player told on the instance
+/// that holds their channel.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs PostgreSQL: set GOMOKU_TEST_DATABASE"]
+async fn fifty_seekers_over_two_instances_pair_once() {
+    let cluster = postgres::required_cluster();
+    let database = Database::postgres_on(&cluster);
+    let (a, b) = two_instances(&database);
+    fifty_at_once(&[Api::on(&a), Api::on(&b)]).await;
+}
+
+/// A pairing made by one instance reaches a player whose channel is on the other, and a seek
+/// made through one instance dies with the channel held by the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs PostgreSQL: set GOMOKU_TEST_DATABASE"]
+async fn news_crosses_instances() {
+    let cluster = postgres::required_cluster();
+    let database = Database::postgres_on(&cluster);
+    let (a, b) = two_instances(&database);
+    let (x, mut x_live) = listening(&Api::on(&a)).await;
+    let (y, mut y_live) = listening(&Api::on(&b)).await;
+    // Each seeks through the other instance than the one holding their channel.
+    seek(&x.on(&b), &blitz()).await;
+    seek(&y.on(&a), &blitz()).await;
+    let (px, py) = (news(&mut x_live).await, news(&mut y_live).await);
+    assert_eq!(px["type"], "paired");
+    assert_eq!(px["gameId"], py["gameId"]);
+    let game = x.on(&b).game(px["gameId"].as_str().unwrap()).await;
+    assert_eq!(game["rated"], true);
+}
+
+/// An instance killed while its players seek: they drop out of the pool (nobody is paired with
+/// a player who is gone), and when they seek again through the other instance they are paired.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs PostgreSQL: set GOMOKU_TEST_DATABASE"]
+async fn an_instance_killed_mid_seek_drops_its_seekers() {
+    let cluster = postgres::required_cluster();
+    let database = Database::postgres_on(&cluster);
+    let (mut a, b) = two_instances(&database);
+    let (x, _x_live) = listening(&Api::on(&a)).await;
+    // One seeker on the instance about to die, in a pool of their own.
+    let slow = json!({"rule": "renju", "boardSize": 15,
+        "timeControl": {"initialMs": 600000, "incrementMs": 5000}});
+    seek(&x, &slow).await;
+    a.kill();
+    let on_b = Api::on(&b);
+    eventually(
+        "the killed instance's seeker drops out",
+        TRAVEL * 3,
+        async || {
+            let pools = on_b.get("/api/v1/pools").await.ok(200, "pools");
+            pools["pools"][6]["waiting"] == 0
+        },
+    )
+    .await;
+    // A new player seeking in that pool on the live instance is not paired with the gone one.
+    let (y, mut y_live) = listening(&on_b).await;
+    seek(&y, &slow).await;
+    assert!(y_live
+        .message_within(Duration::from_secs(2))
+        .await
+        .is_none());
+    // The gone player comes back through the other instance and seeks again: paired.
+    let x = x.on(&b);
+    let mut x_live = Live::own(&x).await.unwrap();
+    assert_eq!(x_live.message().await["seek"], Value::Null);
+    seek(&x, &slow).await;
+    let (px, py) = (news(&mut x_live).await, news(&mut y_live).await);
+    assert_eq!(
+        (px["type"].as_str(), py["type"].as_str()),
+        (Some("paired"), Some("paired"))
+    );
+    assert_eq!(px["gameId"], py["gameId"]);
+    assert_eq!(px["pool"], "renju/10+5");
 }
