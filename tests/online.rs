@@ -1111,7 +1111,12 @@ async fn display_names() {
     let seat = read["players"]["black"].as_object().unwrap();
     let mut keys: Vec<&str> = seat.keys().map(String::as_str).collect();
     keys.sort();
-    assert_eq!(keys, ["name", "online", "playerId"]);
+    assert_eq!(keys, ["name", "online", "playerId", "rating"]);
+    assert_eq!(
+        seat["rating"],
+        Value::Null,
+        "an unrated game shows no rating"
+    );
 }
 
 /// Two players' phones race for one ply, round after round: exactly one move lands, the other

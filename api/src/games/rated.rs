@@ -238,3 +238,102 @@ pub async fn keep_sweeping(db: Db, abort_after: Duration, every: Duration) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use gomoku_rules::{Point, Rule};
+
+    use super::*;
+    use crate::store::seeks::tests::{new_rated_game, play};
+    use crate::store::tests::each_backend;
+
+    fn blitz() -> Pool {
+        Pool::find(Rule::Freestyle, 180_000, 2_000).unwrap()
+    }
+
+    const ABORT: Duration = Duration::from_secs(30);
+
+    /// Black's deadline runs from the pairing, white's from black's first move; none once both
+    /// moved.
+    #[tokio::test]
+    async fn abort_deadlines() {
+        for (db, _keep) in each_backend().await {
+            let (game, _, _) = new_rated_game(&db, blitz()).await;
+            let created = parse_timestamp(&game.row.created_at).unwrap();
+            assert_eq!(abort_deadline(&game, ABORT), Some(created + ABORT));
+            let game = play(&db, &game, Point::new(7, 7)).await;
+            let first = parse_timestamp(&game.moves[0].played_at).unwrap();
+            assert_eq!(abort_deadline(&game, ABORT), Some(first + ABORT));
+            let game = play(&db, &game, Point::new(8, 8)).await;
+            assert_eq!(abort_deadline(&game, ABORT), None);
+        }
+    }
+
+    /// The sweep leaves a game alone before its deadline; after it, the game ends aborted once
+    /// (a second sweep, as another instance's, changes nothing), unrated, counted against the
+    /// player to move, and the book shows it aborted.
+    #[tokio::test]
+    async fn sweep_aborts_once_after_the_deadline() {
+        for (db, _keep) in each_backend().await {
+            let (game, _black, white) = new_rated_game(&db, blitz()).await;
+            let game = play(&db, &game, Point::new(7, 7)).await;
+            let first = parse_timestamp(&game.moves[0].played_at).unwrap();
+            assert_eq!(sweep(&db, ABORT, first + ABORT / 2).await.unwrap(), 0);
+            let after = first + ABORT + Duration::from_millis(1);
+            assert_eq!(sweep(&db, ABORT, after).await.unwrap(), 1);
+            assert_eq!(sweep(&db, ABORT, after).await.unwrap(), 0);
+            let ended = stored_games::load(&db, &game.row.id)
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(ended.row.status.is_over());
+            let book = RatedBook::new(db.clone());
+            let info = book.of(&ended.row, &ended.seats).await.unwrap().unwrap();
+            assert_eq!(info.state, RatedState::Aborted);
+            assert_eq!(info.pool, blitz());
+            let added = crate::store::seeks::add(&db, &white, blitz())
+                .await
+                .unwrap();
+            let crate::store::seeks::Added::Added(seek) = added else {
+                panic!("white seeks anew");
+            };
+            assert_eq!(seek.aborts, 1, "the abort counts against white");
+            assert_eq!(seek.rating, 1500.0, "no rating changed");
+        }
+    }
+
+    /// A rated game that ends through the game service's commit is settled there, rated once
+    /// both moved: the book shows both changes, black's up and white's down by as much.
+    #[tokio::test]
+    async fn endings_settle_rated_games() {
+        for (db, _keep) in each_backend().await {
+            let (game, _, _) = new_rated_game(&db, blitz()).await;
+            let game = play(&db, &game, Point::new(7, 7)).await;
+            let game = play(&db, &game, Point::new(8, 8)).await;
+            let change = end_online(
+                &game,
+                Ending::Resigned(Stone::White),
+                OffsetDateTime::now_utc(),
+            )
+            .unwrap();
+            let Written::Stored(ended) = super::super::commit(&db, change, 10).await.unwrap()
+            else {
+                panic!("the resignation is written");
+            };
+            let book = RatedBook::new(db.clone());
+            let info = book.of(&ended.row, &ended.seats).await.unwrap().unwrap();
+            let RatedState::Rated { black, white } = info.state else {
+                panic!("rated: {:?}", info.state);
+            };
+            assert_eq!(black.0, 1500.0);
+            assert!(black.1 > 1500.0 && white.1 < 1500.0);
+            assert!((black.1 - 1500.0 - (1500.0 - white.1)).abs() < 1e-6);
+            // The touch moved the version on, so every socket hears of the changes.
+            let now = stored_games::load(&db, &ended.row.id)
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(now.row.version, ended.row.version + 1);
+        }
+    }
+}

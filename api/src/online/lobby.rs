@@ -284,3 +284,86 @@ impl Watch for Lobby {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use gomoku_rules::Rule;
+
+    use super::*;
+    use crate::store::players::tests::anonymous;
+    use crate::store::tests::each_backend;
+
+    fn blitz() -> Pool {
+        Pool::find(Rule::Freestyle, 180_000, 2_000).unwrap()
+    }
+
+    /// A lobby on `db` whose store tells it the players' news, as the server's does.
+    fn lobby(db: &Db) -> Arc<Lobby> {
+        let lobby = Lobby::new(db.clone(), 10, Duration::from_secs(60));
+        assert!(db.watch(vec![lobby.clone()]));
+        lobby
+    }
+
+    /// A round pairs two seekers once and each of their channels hears of its game; a seek in
+    /// another pool is refused, one in the same pool answers with the seek.
+    #[tokio::test]
+    async fn a_round_pairs_and_tells() {
+        for (db, _keep) in each_backend().await {
+            let lobby = lobby(&db);
+            let (a, b) = (anonymous(&db).await, anonymous(&db).await);
+            let (mut a_hears, mut b_hears) = (lobby.listen(&a), lobby.listen(&b));
+            let Sought::New(first) = lobby.seek(&a, blitz()).await.unwrap() else {
+                panic!("a new seek");
+            };
+            assert_eq!(
+                lobby.seek(&a, blitz()).await.unwrap(),
+                Sought::Same(first.clone())
+            );
+            let renju = Pool::find(Rule::Renju, 600_000, 5_000).unwrap();
+            assert!(matches!(
+                lobby.seek(&a, renju).await,
+                Err(SeekError::Elsewhere(seek)) if seek == first
+            ));
+            lobby.seek(&b, blitz()).await.unwrap();
+            let now = OffsetDateTime::now_utc();
+            assert_eq!(lobby.round(now).await, 1);
+            assert_eq!(lobby.round(now).await, 0, "nobody is paired twice");
+            let (
+                PlayerNews::Paired {
+                    game_id: x, you: p, ..
+                },
+                PlayerNews::Paired {
+                    game_id: y, you: q, ..
+                },
+            ) = (
+                a_hears.news.recv().await.unwrap(),
+                b_hears.news.recv().await.unwrap(),
+            )
+            else {
+                panic!("both told of a pairing");
+            };
+            assert_eq!(x, y);
+            assert_ne!(p, q);
+        }
+    }
+
+    /// The last channel of a player to close takes their seek with it; one left keeps it.
+    #[tokio::test]
+    async fn the_last_channel_takes_the_seek() {
+        for (db, _keep) in each_backend().await {
+            let lobby = lobby(&db);
+            let a = anonymous(&db).await;
+            let (first, second) = (lobby.listen(&a), lobby.listen(&a));
+            lobby.seek(&a, blitz()).await.unwrap();
+            drop(first);
+            assert!(lobby.connected(&a));
+            assert!(lobby.current(&a).await.unwrap().is_some());
+            drop(second);
+            let start = std::time::Instant::now();
+            while lobby.current(&a).await.unwrap().is_some() {
+                assert!(start.elapsed() < Duration::from_secs(10), "the seek stays");
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
+    }
+}
