@@ -118,7 +118,7 @@ async fn two_seekers_are_paired_once() {
 async fn fifty_seekers_make_twenty_five_games() {
     let server = builder().start();
     let api = Api::on(&server);
-    fifty_at_once(&[api.clone()]).await;
+    fifty_at_once(std::slice::from_ref(&api)).await;
 }
 
 /// Fifty players split over `apis` (round robin) seek at once; asserts the pairings.
