@@ -460,6 +460,16 @@ async fn wrong_requests_change_nothing() {
         player.get("/api/v1/seeks").await.ok(200, "seek")["seek"]["pool"],
         "freestyle/3+2"
     );
+    // At the cap of unfinished games, a seek is refused.
+    let capped = builder().args(["--max-unfinished-games", "1"]).start();
+    let busy = Api::on(&capped).new_player().await;
+    busy.create_online(json!({})).await;
+    busy.post("/api/v1/seeks", &blitz())
+        .await
+        .assert_error(409, "TOO_MANY_GAMES", "at the cap");
+    busy.get("/api/v1/seeks")
+        .await
+        .assert_error(404, "NOT_SEEKING", "nothing stored");
 }
 
 /// Two instances on `database`.
@@ -480,24 +490,46 @@ async fn fifty_seekers_over_two_instances_pair_once() {
     fifty_at_once(&[Api::on(&a), Api::on(&b)]).await;
 }
 
-/// A pairing made by one instance reaches a player whose channel is on the other, and a seek
-/// made through one instance dies with the channel held by the other.
+/// A seek made through one instance while the player's channel is on the other is held by the
+/// channel's instance (the grace for a channel to open does not drop it), a pairing made by one
+/// instance reaches a player whose channel is on the other, and a seek dies with its channel on
+/// the other instance.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 #[ignore = "needs PostgreSQL: set GOMOKU_TEST_DATABASE"]
 async fn news_crosses_instances() {
     let cluster = postgres::required_cluster();
     let database = Database::postgres_on(&cluster);
-    let (a, b) = two_instances(&database);
+    let builder = builder()
+        .args(["--seek-grace-ms", "300"])
+        .database(&database);
+    let (a, b) = (builder.clone().start(), builder.start());
     let (x, mut x_live) = listening(&Api::on(&a)).await;
     let (y, mut y_live) = listening(&Api::on(&b)).await;
     // Each seeks through the other instance than the one holding their channel.
     seek(&x.on(&b), &blitz()).await;
+    assert!(
+        x_live
+            .message_within(Duration::from_millis(1500))
+            .await
+            .is_none(),
+        "the seek outlives the grace"
+    );
+    x.on(&b).get("/api/v1/seeks").await.ok(200, "still seeking");
     seek(&y.on(&a), &blitz()).await;
     let (px, py) = (news(&mut x_live).await, news(&mut y_live).await);
     assert_eq!(px["type"], "paired");
     assert_eq!(px["gameId"], py["gameId"]);
     let game = x.on(&b).game(px["gameId"].as_str().unwrap()).await;
     assert_eq!(game["rated"], true);
+    // A seek through b dies when its player's only channel, on a, closes.
+    let bullet = json!({"rule": "standard", "boardSize": 15,
+        "timeControl": {"initialMs": 60000, "incrementMs": 0}});
+    seek(&x.on(&b), &bullet).await;
+    x_live.close().await;
+    eventually("the seek dies with its channel", TRAVEL, async || {
+        x.on(&b).get("/api/v1/seeks").await.is(404, "NOT_SEEKING")
+    })
+    .await;
 }
 
 /// An instance killed while its players seek: they drop out of the pool (nobody is paired with

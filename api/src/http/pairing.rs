@@ -168,7 +168,7 @@ pub async fn pools(State(db): State<Db>) -> Result<Json<Pools>, ApiError> {
         (status = 200, description = "The caller already waited in this pool: their seek", body = SeekAnswer),
         BadBody,
         Unauthorized,
-        (status = 409, description = "ALREADY_SEEKING: the caller waits in another pool", body = ErrorBody),
+        (status = 409, description = "ALREADY_SEEKING: the caller waits in another pool; TOO_MANY_GAMES: the caller has the most unfinished games allowed", body = ErrorBody),
         (status = 422, description = "UNKNOWN_POOL: no pool plays this rule, board size and time control", body = ErrorBody),
         Busy,
     )
@@ -185,6 +185,7 @@ pub async fn seek(
         Err(SeekError::Elsewhere(seek)) => {
             return Err(ApiError::AlreadySeeking(seek.pool.to_string()))
         }
+        Err(SeekError::TooManyGames(cap)) => return Err(ApiError::TooManyGames(cap)),
         Err(SeekError::Store(e)) => return Err(e.into()),
     };
     let seek = seek_view(&state.db, &seek).await?;
@@ -252,19 +253,21 @@ enum Outgoing {
     },
 }
 
-impl From<PlayerNews> for Outgoing {
-    fn from(news: PlayerNews) -> Outgoing {
+impl Outgoing {
+    /// The message of `news`, if it is for the player's eyes.
+    fn of(news: PlayerNews) -> Option<Outgoing> {
         match news {
             PlayerNews::Paired {
                 game_id, pool, you, ..
-            } => Outgoing::Paired {
+            } => Some(Outgoing::Paired {
                 game_id,
                 pool: pool.as_str().to_string(),
                 you: you.as_u8(),
-            },
-            PlayerNews::SeekEnded { reason, .. } => Outgoing::SeekEnded {
+            }),
+            PlayerNews::SeekEnded { reason, .. } => Some(Outgoing::SeekEnded {
                 reason: reason.as_str(),
-            },
+            }),
+            PlayerNews::Sought { .. } => None,
         }
     }
 }
@@ -324,15 +327,16 @@ async fn serve(
     state: &AppState,
     player_id: &str,
 ) -> Option<(u16, &'static str)> {
-    // Listening before the seek is read: a pairing in between is not missed.
-    let mut listening = state.lobby.listen(player_id);
-    let seek = match state.lobby.current(player_id).await {
-        Ok(Some(seek)) => match seek_view(&state.db, &seek).await {
+    let (mut listening, seek) = match state.lobby.open(player_id).await {
+        Ok(opened) => opened,
+        Err(_) => return Some((1011, "the seek could not be read")),
+    };
+    let seek = match seek {
+        Some(seek) => match seek_view(&state.db, &seek).await {
             Ok(view) => Some(view),
             Err(_) => return Some((1011, "the seek could not be read")),
         },
-        Ok(None) => None,
-        Err(_) => return Some((1011, "the seek could not be read")),
+        None => None,
     };
     send(socket, &Outgoing::Hello { seek }).await.ok()?;
     let config = state.config.clone();
@@ -348,7 +352,11 @@ async fn serve(
     loop {
         tokio::select! {
             news = listening.news.recv() => match news {
-                Ok(news) => send(socket, &Outgoing::from(news)).await.ok()?,
+                Ok(news) => {
+                    if let Some(message) = Outgoing::of(news) {
+                        send(socket, &message).await.ok()?;
+                    }
+                }
                 Err(RecvError::Lagged(_)) => {
                     return Some((1013, "too slow: reconnect for a fresh state"));
                 }

@@ -9,10 +9,12 @@
 //! every instance, and each hands it to its own connections of that player.
 //!
 //! What only one process can know: which players hold live channels here. A seek dies with its
-//! player's last live channel on the instance that sees it close, and a seek made without any
-//! channel here gets [`Lobby::grace`] for one to arrive. A whole instance that dies takes its
-//! seeks with it through the store (a seek names its instance, and counts only while that
-//! instance beats).
+//! player's last live channel on the instance that sees it close. An instance holding a channel
+//! takes its player's seek over (`seeks::hold`: on PostgreSQL the seek then names it), when the
+//! channel opens and when it hears the player sought through another instance; a seek that no
+//! instance with a channel took over within the grace is dropped by the instance that took it. A
+//! whole instance that dies takes its seeks with it through the store (a seek counts only while
+//! the instance it names beats).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
@@ -23,7 +25,7 @@ use time::OffsetDateTime;
 use tokio::sync::{broadcast, Notify};
 
 use crate::matchmaking::{pair, Pool, Seek};
-use crate::store::games::StoredGame;
+use crate::store::games::{self as stored_games, StatusFilter, StoredGame};
 use crate::store::seeks::{self, Added, Claimed, PlayerNews, SeekEnd};
 use crate::store::{Db, StoreError, Watch};
 
@@ -47,6 +49,9 @@ pub enum SeekError {
     /// The player waits in another pool (this seek of theirs).
     #[error("already seeking in {}", .0.pool)]
     Elsewhere(Seek),
+    /// The player already has this many unfinished games, the most allowed.
+    #[error("too many unfinished games (at most {0})")]
+    TooManyGames(u32),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -106,12 +111,26 @@ impl Lobby {
         self.players().contains_key(player_id)
     }
 
-    /// Puts `player_id` in `pool` (see [`Sought`]); a seek in another pool is refused.
+    /// Puts `player_id` in `pool` (see [`Sought`]); a seek in another pool is refused, and so is
+    /// one by a player at their cap of unfinished games (the pairing checks the cap again, in
+    /// its transaction).
     pub async fn seek(&self, player_id: &str, pool: Pool) -> Result<Sought, SeekError> {
+        let cap = usize::try_from(self.cap).unwrap_or(usize::MAX);
+        let unfinished = stored_games::list(&self.db, player_id, StatusFilter::Playing, cap, None)
+            .await?
+            .len();
+        if unfinished >= cap {
+            return Err(SeekError::TooManyGames(self.cap));
+        }
         match seeks::add(&self.db, player_id, pool).await? {
             Added::Added(seek) => {
                 self.wake.notify_one();
                 if !self.connected(player_id) {
+                    // A channel of theirs on another instance takes the seek over.
+                    let news = PlayerNews::Sought {
+                        player_id: player_id.to_string(),
+                    };
+                    seeks::tell(&self.db, &news).await?;
                     self.expect(seek.clone());
                 }
                 Ok(Sought::New(seek))
@@ -143,7 +162,8 @@ impl Lobby {
         Ok(())
     }
 
-    /// Drops `seek` if its player holds no live channel here within the grace.
+    /// Drops `seek` if its player opens no live channel within the grace: none here, and no
+    /// other instance took the seek over for a channel of theirs there.
     fn expect(&self, seek: Seek) {
         let Some(lobby) = self.me.upgrade() else {
             return;
@@ -153,19 +173,36 @@ impl Lobby {
             if lobby.connected(&seek.player_id) {
                 return;
             }
-            let still = matches!(
-                lobby.current(&seek.player_id).await,
-                Ok(Some(now)) if now.id == seek.id
-            );
-            if still {
-                if let Err(e) = lobby.end(&seek.player_id, SeekEnd::Gone).await {
-                    tracing::warn!(error = %e, "could not drop a seek without a live channel");
+            let dropped = async {
+                if seeks::drop_unheld(&lobby.db, &seek.id).await? {
+                    let news = PlayerNews::SeekEnded {
+                        player_id: seek.player_id.clone(),
+                        reason: SeekEnd::Gone,
+                    };
+                    seeks::tell(&lobby.db, &news).await?;
                 }
+                Ok::<_, StoreError>(())
+            };
+            if let Err(e) = dropped.await {
+                tracing::warn!(error = %e, "could not drop a seek without a live channel");
             }
         });
     }
 
-    /// Opens a live channel of `player_id`.
+    /// Opens a live channel of `player_id`: its news from now on, and the player's seek, which
+    /// this instance now holds (it lives and dies with this channel and its siblings).
+    pub async fn open(
+        self: &Arc<Self>,
+        player_id: &str,
+    ) -> Result<(Listening, Option<Seek>), StoreError> {
+        // Listening before the seek is read: a pairing in between is not missed.
+        let listening = self.listen(player_id);
+        seeks::hold(&self.db, player_id).await?;
+        let seek = self.current(player_id).await?;
+        Ok((listening, seek))
+    }
+
+    /// A live channel of `player_id`, its news from now on.
     pub fn listen(self: &Arc<Self>, player_id: &str) -> Listening {
         let mut players = self.players();
         let local = players
@@ -278,6 +315,18 @@ impl Watch for Lobby {
     fn deleted(&self, _id: &str) {}
 
     fn player_heard(&self, news: &PlayerNews) {
+        if !self.connected(news.player_id()) {
+            return;
+        }
+        if let PlayerNews::Sought { player_id } = news {
+            let (db, player_id) = (self.db.clone(), player_id.clone());
+            tokio::spawn(async move {
+                if let Err(e) = seeks::hold(&db, &player_id).await {
+                    tracing::warn!(error = %e, "could not take over a seek");
+                }
+            });
+            return;
+        }
         if let Some(local) = self.players().get(news.player_id()) {
             // No receiver left is a channel closing right now: nothing to tell.
             let _ = local.news.send(news.clone());

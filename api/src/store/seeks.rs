@@ -69,20 +69,23 @@ pub enum PlayerNews {
     },
     /// The player's seek left the pool otherwise.
     SeekEnded { player_id: String, reason: SeekEnd },
+    /// The player sought a game through some instance: an instance holding a live channel of
+    /// theirs takes the seek over ([`hold`]). Not for the player's eyes.
+    Sought { player_id: String },
 }
 
 impl PlayerNews {
     /// The player it is for.
     pub fn player_id(&self) -> &str {
         match self {
-            PlayerNews::Paired { player_id, .. } | PlayerNews::SeekEnded { player_id, .. } => {
-                player_id
-            }
+            PlayerNews::Paired { player_id, .. }
+            | PlayerNews::SeekEnded { player_id, .. }
+            | PlayerNews::Sought { player_id } => player_id,
         }
     }
 
-    /// The payload announcing it: "<player> paired <game> <pool> <1|2>" or
-    /// "<player> ended <reason>" (ids and pool keys hold no space).
+    /// The payload announcing it: "<player> paired <game> <pool> <1|2>",
+    /// "<player> ended <reason>" or "<player> sought" (ids and pool keys hold no space).
     pub fn payload(&self) -> String {
         match self {
             PlayerNews::Paired {
@@ -94,6 +97,7 @@ impl PlayerNews {
             PlayerNews::SeekEnded { player_id, reason } => {
                 format!("{player_id} ended {}", reason.as_str())
             }
+            PlayerNews::Sought { player_id } => format!("{player_id} sought"),
         }
     }
 
@@ -112,6 +116,7 @@ impl PlayerNews {
                 player_id,
                 reason: parts.next()?.parse().ok()?,
             },
+            "sought" => PlayerNews::Sought { player_id },
             _ => return None,
         };
         parts.next().is_none().then_some(news)
@@ -181,6 +186,25 @@ pub async fn remove(db: &Db, player_id: &str) -> Result<bool, StoreError> {
     match db {
         Db::Sqlite(s) => s.remove_seek(player_id).await,
         Db::Postgres(p) => p.remove_seek(player_id).await,
+    }
+}
+
+/// Marks `player_id`'s seek as held by this instance (PostgreSQL; one process holds every seek
+/// on SQLite): it holds a live channel of theirs, so the seek now lives and dies with this
+/// instance, whichever instance took it.
+pub async fn hold(db: &Db, player_id: &str) -> Result<(), StoreError> {
+    match db {
+        Db::Sqlite(_) => Ok(()),
+        Db::Postgres(p) => p.hold_seek(player_id).await,
+    }
+}
+
+/// Deletes seek `id` if this instance still holds it (no instance with a live channel of its
+/// player took it over); whether it did.
+pub async fn drop_unheld(db: &Db, id: &str) -> Result<bool, StoreError> {
+    match db {
+        Db::Sqlite(s) => s.drop_unheld_seek(id).await,
+        Db::Postgres(p) => p.drop_unheld_seek(id).await,
     }
 }
 

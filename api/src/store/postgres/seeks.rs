@@ -112,6 +112,30 @@ impl Store {
         Ok(done.rows_affected() > 0)
     }
 
+    pub(in crate::store) async fn hold_seek(&self, player_id: &str) -> Result<(), StoreError> {
+        // A seek of a gone instance stays gone: its player seeks again.
+        let sql = format!(
+            "update seeks s set instance = $1 where s.player_id = $2 and {}",
+            held("$3")
+        );
+        sqlx::query(&sql)
+            .bind(&*self.instance)
+            .bind(player_id)
+            .bind(GONE_AFTER.as_secs_f64())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub(in crate::store) async fn drop_unheld_seek(&self, id: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("delete from seeks where id = $1 and instance = $2")
+            .bind(id)
+            .bind(&*self.instance)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
     pub(in crate::store) async fn seek_of(
         &self,
         player_id: &str,

@@ -33,6 +33,22 @@ impl Store {
             .await
     }
 
+    pub(in crate::store) async fn drop_unheld_seek(&self, id: &str) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.writer()
+            .write(move |conn| {
+                let id = id.clone();
+                Box::pin(async move {
+                    let done = sqlx::query("delete from seeks where id = ?")
+                        .bind(&id)
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok::<_, StoreError>(done.rows_affected() > 0)
+                })
+            })
+            .await
+    }
+
     pub(in crate::store) async fn remove_seek(&self, player_id: &str) -> Result<bool, StoreError> {
         let player_id = player_id.to_string();
         self.writer()
