@@ -298,3 +298,36 @@ async fn two_instances_share_one_pool() {
     a.close().await;
     b.close().await;
 }
+
+/// Player news reads back as announced; anything else is not news.
+#[test]
+fn player_news_round_trips() {
+    let news = [
+        PlayerNews::Paired {
+            player_id: "p1".into(),
+            game_id: "g1".into(),
+            pool: blitz(),
+            you: Stone::White,
+        },
+        PlayerNews::SeekEnded {
+            player_id: "p1".into(),
+            reason: SeekEnd::TooManyGames,
+        },
+        PlayerNews::Sought {
+            player_id: "p1".into(),
+        },
+    ];
+    for n in news {
+        assert_eq!(PlayerNews::parse(&n.payload()), Some(n));
+    }
+    for bad in [
+        "",
+        "p1",
+        "p1 paired g1",
+        "p1 ended later",
+        "p1 paired g1 standard/3+2 3",
+        "p1 sought x",
+    ] {
+        assert_eq!(PlayerNews::parse(bad), None, "{bad:?}");
+    }
+}
