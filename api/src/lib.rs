@@ -17,7 +17,10 @@
 //!    reply, undo, resign, seats, offers, flag falls, creating and deleting), loading once,
 //!    deciding, and committing guarded by the version; its errors are domain values.
 //! 6. [`online::hub`] and [`online::timers`], fed by the store's commit hooks: the hub carries
-//!    commits to live sockets, the timers end games on time through [`games::commit`].
+//!    commits to live sockets, the timers end games on time through [`games::commit`];
+//!    [`online::lobby`], the matchmaking pool's rounds and each player's own channel, fed by
+//!    the store's player news; the rated games' sweep ([`games::rated`]), which aborts games
+//!    nobody moved in through [`games::commit`].
 //! 7. [`state`] gathers what the handlers share, and [`http`] is the REST API and the live
 //!    WebSocket on top: it extracts, calls the layers below and renders; the one error type
 //!    (`http::error::ApiError`) and the extractors (`http::auth`) are its own. Nothing imports

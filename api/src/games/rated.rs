@@ -2,7 +2,7 @@
 //! and what a view of one shows about its rating.
 //!
 //! A rated game is made by a pairing (`store::seeks::claim`) and is otherwise an online game like
-//! any other. Its result is applied once ([`settle`], from [`ended`](super::ended), where every
+//! any other. Its result is applied once (`settle`, from `games::ended`, where every
 //! ending passes): the store's settlement is guarded by the game's `rated_games` row, so two
 //! instances ending or sweeping the same game rate it once. Applying it does not change the game
 //! itself, so the game is then touched (its version moves on, nothing else) to bring every live

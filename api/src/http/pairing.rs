@@ -27,7 +27,7 @@ use super::error::{ApiError, ErrorBody};
 use super::extract::{JsonBody, Whole};
 use super::games::TimeControlRequest;
 use super::live::{too_big, MAX_CLIENT_MESSAGE, MAX_WRITE_BUFFER, READ_BUFFER, SEND_TIMEOUT};
-use super::responses::{BadBody, Busy, Unauthorized};
+use super::responses::{BadBody, Busy, RateLimited, Unauthorized};
 use super::view::{RatingView, TimeControlView};
 use super::wire::{RuleName, Wire};
 use crate::matchmaking::{Pool, Seek};
@@ -170,6 +170,7 @@ pub async fn pools(State(db): State<Db>) -> Result<Json<Pools>, ApiError> {
         Unauthorized,
         (status = 409, description = "ALREADY_SEEKING: the caller waits in another pool; TOO_MANY_GAMES: the caller has the most unfinished games allowed", body = ErrorBody),
         (status = 422, description = "UNKNOWN_POOL: no pool plays this rule, board size and time control", body = ErrorBody),
+        RateLimited,
         Busy,
     )
 )]
@@ -224,6 +225,7 @@ pub async fn current_seek(
     responses(
         (status = 204, description = "The caller waits in no pool"),
         Unauthorized,
+        RateLimited,
         Busy,
     )
 )]

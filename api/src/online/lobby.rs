@@ -1,8 +1,8 @@
 //! The matchmaking lobby: seeking a rated game, the pairing rounds that make the games, and each
 //! player's own live channel (`GET /api/v1/live`) that tells them they were paired.
 //!
-//! A seek is a row in the store ([`store::seeks`]); who pairs with whom is
-//! [`matchmaking::pair`]'s decision; whether a pairing happens is the database's
+//! A seek is a row in the store ([`seeks`]); who pairs with whom is
+//! [`pair`]'s decision; whether a pairing happens is the database's
 //! ([`seeks::claim`]: a seek claimed by one instance is gone for every other). Every instance runs
 //! rounds: one when a seek arrives here and one a second while seeks wait (the windows widen with
 //! the wait). A pairing is news for both players ([`seeks::tell`]): the store brings it to
