@@ -236,6 +236,9 @@ async fn a_rated_win_moves_ratings_as_glicko2_says() {
     let server = builder().start();
     let api = Api::on(&server);
     let (black, white, id, _bl, _wl) = paired_pair(&api).await;
+    let mut watching = Live::connect(&white, &id)
+        .await
+        .expect("the game's stream opens");
     let end = gomoku_testkit::online::play_alternately(
         &black,
         &white,
@@ -249,7 +252,13 @@ async fn a_rated_win_moves_ratings_as_glicko2_says() {
     let (won, won_rd) = glicko2((1500.0, 350.0, 0.06), (1500.0, 350.0), 1.0);
     let (lost, lost_rd) = glicko2((1500.0, 350.0, 0.06), (1500.0, 350.0), 0.0);
     assert!((won - 1662.31).abs() < 0.01 && (won_rd - 290.32).abs() < 0.01);
+    // The changes reach the game's live stream too, with no request.
+    let pushed = watching
+        .state_where(|s| s["ratingChanges"] != Value::Null)
+        .await;
+    assert_eq!(pushed["status"], "black_won");
     let game = black.game(&id).await;
+    assert_eq!(game["ratingChanges"], pushed["ratingChanges"]);
     let changes = &game["ratingChanges"];
     assert_eq!(changes["black"]["before"], 1500);
     assert_eq!(changes["black"]["after"], won.round() as i64);

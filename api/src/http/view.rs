@@ -405,9 +405,14 @@ pub struct RatingChangesView {
     pub white: RatingChangeView,
 }
 
-/// The rated fields of a summary: `rated`, `pool`, `ratingChanges`.
-fn rated_fields(rated: Option<&RatedInfo>) -> (bool, Option<String>, Option<RatingChangesView>) {
-    let changes = rated.and_then(|r| match r.state {
+/// The rated fields of a summary: `rated`, `pool`, `ratingChanges`. The rated record is read
+/// when the view is made, which may be after a later version of the game: a result shows only
+/// on a state of the game over (a state still in play, rendered late, shows none).
+fn rated_fields(
+    rated: Option<&RatedInfo>,
+    over: bool,
+) -> (bool, Option<String>, Option<RatingChangesView>) {
+    let changes = rated.filter(|_| over).and_then(|r| match r.state {
         RatedState::Rated { black, white } => Some(RatingChangesView {
             black: RatingChangeView::new(black),
             white: RatingChangeView::new(white),
@@ -421,9 +426,9 @@ fn rated_fields(rated: Option<&RatedInfo>) -> (bool, Option<String>, Option<Rati
     )
 }
 
-/// Whether a rated game was aborted.
-fn aborted(rated: Option<&RatedInfo>) -> bool {
-    rated.is_some_and(|r| r.state == RatedState::Aborted)
+/// Whether a rated game was aborted, on a state of it over (see [`rated_fields`]).
+fn aborted(rated: Option<&RatedInfo>, over: bool) -> bool {
+    over && rated.is_some_and(|r| r.state == RatedState::Aborted)
 }
 
 /// The full state of a game: its summary, plus the board, the moves and black's forbidden points.
@@ -465,8 +470,9 @@ impl GameState {
             to_move: game.to_move(),
         }
         .view(viewer, presence, now);
-        let (is_rated, pool, rating_changes) = rated_fields(rated);
-        let aborted = aborted(rated);
+        let over = row.status.is_over();
+        let (is_rated, pool, rating_changes) = rated_fields(rated, over);
+        let aborted = aborted(rated, over);
         GameState {
             summary: GameSummary {
                 id: row.id.clone(),
@@ -535,8 +541,9 @@ impl GameSummary {
             to_move: s.to_move,
         }
         .view(viewer, presence, now);
-        let (is_rated, pool, rating_changes) = rated_fields(rated);
-        let aborted = aborted(rated);
+        let over = status.is_over();
+        let (is_rated, pool, rating_changes) = rated_fields(rated, over);
+        let aborted = aborted(rated, over);
         GameSummary {
             current_player: s.to_move.filter(|_| !aborted).map(Stone::as_u8),
             result: if aborted {
