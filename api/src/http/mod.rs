@@ -17,6 +17,7 @@ pub mod me;
 pub mod online;
 pub mod openapi;
 pub mod play;
+pub mod puzzles;
 pub mod records;
 pub mod replay;
 pub mod responses;
@@ -70,6 +71,7 @@ pub fn app(state: AppState) -> Router {
         .merge(replay::router())
         .merge(analysis::router())
         .merge(records::router())
+        .merge(puzzles::router())
         .fallback(|| async { ApiError::NotFound })
         .with_state(state);
 

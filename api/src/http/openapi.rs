@@ -12,7 +12,7 @@ use utoipa::{Modify, OpenApi};
 
 use super::error::{ErrorBody, ErrorDetail};
 use super::{
-    analysis, games, health, hint, live, me, online, play, records, replay, sessions, view,
+    analysis, games, health, hint, live, me, online, play, puzzles, records, replay, sessions, view,
 };
 use crate::state::AppState;
 
@@ -43,6 +43,11 @@ use crate::state::AppState;
         analysis::read_analysis,
         records::export,
         records::import,
+        puzzles::next,
+        puzzles::daily,
+        puzzles::read,
+        puzzles::play,
+        puzzles::retry,
         spec,
     ),
     components(schemas(ErrorBody, ErrorDetail, view::GameState, view::GameSummary)),
@@ -56,6 +61,7 @@ use crate::state::AppState;
         (name = "replay", description = "A finished or unfinished game's moves, for a replay"),
         (name = "analysis", description = "Post-game analysis: each move's evaluation, the engine's better move and a mark"),
         (name = "records", description = "Export and import game records"),
+        (name = "puzzles", description = "Puzzles (残局): the next and the daily puzzle, moves against the defence, the puzzle rating"),
     )
 )]
 pub struct ApiDoc;
@@ -129,6 +135,11 @@ mod tests {
             "/api/v1/games/{id}/export",
             "/api/v1/games/import",
             "/api/v1/openapi.json",
+            "/api/v1/puzzles/next",
+            "/api/v1/puzzles/daily",
+            "/api/v1/puzzles/{id}",
+            "/api/v1/puzzles/{id}/moves",
+            "/api/v1/puzzles/{id}/retry",
         ] {
             assert!(doc["paths"].get(path).is_some(), "{path} missing");
         }

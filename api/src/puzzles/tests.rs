@@ -1,0 +1,3 @@
+//! The puzzle service below HTTP.
+
+use super::*;

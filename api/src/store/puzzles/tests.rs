@@ -1,0 +1,3 @@
+//! Puzzles as stored, on each backend the tests can reach.
+
+use super::*;
