@@ -426,6 +426,13 @@ async fn bad_moves_are_refused_and_store_nothing() {
         )
         .await
         .assert_error(400, "INVALID_JSON", "no col");
+    player
+        .post(
+            &format!("/api/v1/puzzles/{VCF_IN_3}/moves"),
+            &json!({ "row": 3, "col": 3, "player": 2 }),
+        )
+        .await
+        .assert_error(400, "INVALID_JSON", "an unknown field");
     try_move(&player, "x9999", Point::new(7, 7), None)
         .await
         .assert_error(404, "PUZZLE_NOT_FOUND", "unknown puzzle");

@@ -46,7 +46,9 @@ impl<S: Send + Sync> FromRequestParts<S> for PuzzleId {
     }
 }
 
-/// A puzzle rating as shown: like a game rating, with the rated attempts' results.
+/// A puzzle rating as shown: like a game rating, with the rated attempts' results. Also the
+/// player card's `puzzle` (`GET /api/v1/players/{id}`: `PuzzleRatingView::from(&record)` of
+/// [`store::puzzles::puzzle_rating`](crate::store::puzzles::puzzle_rating)).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PuzzleRatingView {
@@ -386,9 +388,4 @@ impl From<puzzles::Error> for ApiError {
             E::Internal(cause) => ApiError::Internal(cause),
         }
     }
-}
-
-/// A puzzle rating as shown, for the player card (`GET /api/v1/players/{id}`).
-pub fn rating_view(record: &PuzzleRecord) -> PuzzleRatingView {
-    record.into()
 }

@@ -187,3 +187,60 @@ fn a_puzzle_is_an_opponent_of_fixed_deviation() {
         Some(entry("f0001").solution[0])
     );
 }
+
+/// Every stored puzzle of a sample (every `GOMOKU_PUZZLE_STEP`th, default 5) played out through
+/// the judge as a player would: the stored line while the defence follows it, else the
+/// prover's winning move; each ends solved within its N. Prints the time per judged move
+/// (median, 90th percentile, most). Slow: `cargo test -p gomoku --lib
+/// puzzles::tests::judging_the_stored_set -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn judging_the_stored_set() {
+    use gomoku_engine::position::Position;
+    use gomoku_engine::puzzle::prove;
+    use std::time::{Duration, Instant};
+    let step = std::env::var("GOMOKU_PUZZLE_STEP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
+    let mut times: Vec<Duration> = Vec::new();
+    let mut off_line = 0;
+    for e in Catalog::shared().entries().iter().step_by(step) {
+        let mut moves: Vec<Point> = Vec::new();
+        loop {
+            let on_line = moves.len() < e.solution.len() && e.solution[..moves.len()] == moves[..];
+            let mv = if on_line {
+                e.solution[moves.len()]
+            } else {
+                let game = position(e, &moves).unwrap();
+                let mut pos = Position::from_game(&game);
+                let proof = prove(&mut pos, e.kind, moves_left(e, &moves), 20_000_000)
+                    .expect("budget")
+                    .unwrap_or_else(|| panic!("{}: no win left after {moves:?}", e.id()));
+                pos.point(proof.first_moves[0])
+            };
+            let started = Instant::now();
+            let verdict = judge(e, &moves, mv, NODE_LIMIT);
+            times.push(started.elapsed());
+            match verdict {
+                Verdict::Solved => break,
+                Verdict::Goes { reply, .. } => {
+                    if on_line && e.solution.get(moves.len() + 1) != Some(&reply) {
+                        off_line += 1;
+                    }
+                    moves.extend([mv, reply]);
+                }
+                Verdict::Failed { .. } => panic!("{}: {mv:?} after {moves:?} failed", e.id()),
+            }
+        }
+    }
+    times.sort();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+    println!(
+        "{} moves judged: median {:?}, p90 {:?}, most {:?}; the defence left the stored line {off_line} times",
+        times.len(),
+        at(0.5),
+        at(0.9),
+        times.last().unwrap()
+    );
+}
