@@ -25,11 +25,11 @@ use crate::store::puzzles::PuzzleRecord;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/api/v1/puzzles/next", get(next))
-        .route("/api/v1/puzzles/daily", get(daily))
-        .route("/api/v1/puzzles/{id}", get(read))
-        .route("/api/v1/puzzles/{id}/moves", post(play))
-        .route("/api/v1/puzzles/{id}/retry", post(retry))
+        .route("/api/v1/puzzles/next", get(next_puzzle))
+        .route("/api/v1/puzzles/daily", get(daily_puzzle))
+        .route("/api/v1/puzzles/{id}", get(read_puzzle))
+        .route("/api/v1/puzzles/{id}/moves", post(play_puzzle))
+        .route("/api/v1/puzzles/{id}/retry", post(retry_puzzle))
 }
 
 /// The `{id}` of a puzzle route: any id that fails to extract names no puzzle.
@@ -247,7 +247,7 @@ pub struct PuzzleMove {
         Busy,
     )
 )]
-pub async fn next(
+pub async fn next_puzzle(
     State(state): State<AppState>,
     player: Player,
     query: Result<Query<NextQuery>, QueryRejection>,
@@ -274,7 +274,7 @@ pub async fn next(
         Busy,
     )
 )]
-pub async fn daily(
+pub async fn daily_puzzle(
     State(state): State<AppState>,
     player: Player,
 ) -> Result<Json<PuzzleView>, ApiError> {
@@ -294,7 +294,7 @@ pub async fn daily(
         Busy,
     )
 )]
-pub async fn read(
+pub async fn read_puzzle(
     State(state): State<AppState>,
     player: Player,
     PuzzleId(id): PuzzleId,
@@ -324,7 +324,7 @@ pub async fn read(
         BusyOrAiBusy,
     )
 )]
-pub async fn play(
+pub async fn play_puzzle(
     State(state): State<AppState>,
     player: Player,
     PuzzleId(id): PuzzleId,
@@ -360,7 +360,7 @@ pub async fn play(
         Busy,
     )
 )]
-pub async fn retry(
+pub async fn retry_puzzle(
     State(state): State<AppState>,
     player: Player,
     PuzzleId(id): PuzzleId,
