@@ -7,15 +7,18 @@
 //! answered by [`defend`], the most stubborn reply; a move after which no forced win is left
 //! fails the attempt, and the reply that refutes it is played to show why.
 //!
+//! The stored solution is the proof's principal line (the attacker's shortest win against the
+//! most stubborn defence at every turn), so while the attempt follows it nothing is searched:
+//! its reply is played. The stored first moves are proven to win within N, so after one of them
+//! only the defence is searched.
+//!
 //! Every search has a node limit ([`NODE_LIMIT`]). When the check runs out of nodes the move is
 //! given the benefit of the doubt: it counts as keeping the win, and the attempt goes on. That
 //! is safe both ways: a player is never failed by a search that did not finish, and a move that
 //! in truth loses the win cannot turn into a solve, because the attempt must still end in a five
 //! within the moves left, against a defence that gets cheaper to search with every move (the
-//! last moves' checks are nearly free). The stored solution's moves and the winning first moves
-//! are proven, so for them the doubt never arises; when the defence's search runs out, the
-//! stored line's reply is played if the attempt is still on it, else the nearest block (the
-//! defence searched one move deep).
+//! last moves' checks are nearly free). When the defence's search runs out, it plays the
+//! nearest block (the defence searched one move deep).
 
 use gomoku_engine::position::Position;
 use gomoku_engine::puzzle::{check_attack, defend, Exhausted};
@@ -23,9 +26,10 @@ use gomoku_rules::{Game, Outcome, PlayError, Point};
 
 use super::catalog::Entry;
 
-/// Positions one search of a puzzle move may visit. Most puzzle moves need far fewer; the
-/// largest VCT first moves of the set need a few hundred thousand at most, a second or so.
-pub const NODE_LIMIT: u64 = 300_000;
+/// Positions one search of a puzzle move may visit: most moves off the stored line need far
+/// fewer; the widest VCT positions of the set would need more, and give the benefit of the doubt
+/// instead (a second or so of searching, on a loaded 2-core machine, at most).
+pub const NODE_LIMIT: u64 = 100_000;
 
 /// What the attacker's move came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,12 +80,31 @@ pub fn judge(entry: &Entry, moves: &[Point], point: Point, node_limit: u64) -> V
         Ok(_) => {}
         Err(_) => return Verdict::Failed { refutation: None },
     }
-    let mut pos = Position::from_game(&before);
-    let index = pos.index(point);
-    let keeps = match check_attack(&mut pos, entry.kind, index, left, node_limit) {
-        Ok(Some(_)) => true,
-        Ok(None) => false,
-        Err(Exhausted) => true,
+    // The stored line is the proof's principal line: its attacker moves win, and its replies
+    // are the most stubborn defence, so on it nothing needs searching.
+    let on_line = moves.len() + 1 < entry.solution.len()
+        && entry.solution[..moves.len()] == *moves
+        && entry.solution[moves.len()] == point;
+    if on_line {
+        let reply = entry.solution[moves.len() + 1];
+        return match after.play(reply) {
+            Ok(_) => Verdict::Goes {
+                reply,
+                left: left - 1,
+            },
+            Err(_) => Verdict::Failed { refutation: None },
+        };
+    }
+    // Every stored first move wins within N (proven when the set was made).
+    let proven = moves.is_empty() && entry.first_moves.contains(&point);
+    let keeps = proven || {
+        let mut pos = Position::from_game(&before);
+        let index = pos.index(point);
+        match check_attack(&mut pos, entry.kind, index, left, node_limit) {
+            Ok(Some(_)) => true,
+            Ok(None) => false,
+            Err(Exhausted) => true,
+        }
     };
     let mut pos = Position::from_game(&after);
     if !keeps {
@@ -91,12 +114,8 @@ pub fn judge(entry: &Entry, moves: &[Point], point: Point, node_limit: u64) -> V
         };
         return Verdict::Failed { refutation };
     }
-    let on_line = moves.len() + 1 < entry.solution.len()
-        && entry.solution[..moves.len()] == *moves
-        && entry.solution[moves.len()] == point;
     let reply = match defend(&mut pos, entry.kind, left - 1, node_limit) {
         Ok(reply) => reply.map(|r| pos.point(r.point)),
-        Err(Exhausted) if on_line => Some(entry.solution[moves.len() + 1]),
         Err(Exhausted) => defend(&mut pos, entry.kind, 1, node_limit)
             .ok()
             .flatten()

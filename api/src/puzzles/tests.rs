@@ -154,23 +154,43 @@ fn a_move_that_loses_the_win_fails() {
     );
 }
 
-/// When the searches run out of nodes, a move of the stored line keeps the win (the benefit of
-/// the doubt) and the defence plays the stored line's reply.
+/// On the stored line nothing is searched (its replies are the proof's), so even with no node
+/// budget the line goes on with its replies; off the line, a search that runs out of nodes gives
+/// the benefit of the doubt: a four that does not win (no stored first move) goes on with no
+/// budget, and fails once the search can finish.
 #[test]
-fn an_unfinished_search_gives_the_benefit_of_the_doubt() {
-    let e = Catalog::shared()
-        .entries()
-        .iter()
-        .find(|e| e.puzzle.kind == "vct" && e.puzzle.win_in >= 5)
-        .expect("a long VCT")
-        .clone();
-    let verdict = judge(&e, &[], e.solution[0], 0);
+fn the_line_needs_no_search_and_an_unfinished_one_gives_the_benefit_of_the_doubt() {
+    use gomoku_engine::position::{colour_of, Position, Threat};
+    let e = entry("f0002");
     assert_eq!(
-        verdict,
+        judge(&e, &[], e.solution[0], 0),
         Verdict::Goes {
             reply: e.solution[1],
             left: e.puzzle.win_in - 1
-        },
+        }
+    );
+    let (e, four) = Catalog::shared()
+        .entries()
+        .iter()
+        .filter(|e| e.puzzle.kind == "vct" && e.puzzle.tree < 200)
+        .find_map(|e| {
+            let pos = Position::from_game(&e.start);
+            let me = colour_of(e.attacker);
+            pos.points_with(me, Threat::Four)
+                .into_iter()
+                .filter(|&i| pos.is_legal(i, me))
+                .map(|i| pos.point(i))
+                .find(|p| !e.first_moves.contains(p))
+                .map(|p| (e.clone(), p))
+        })
+        .expect("a VCT puzzle with a four that does not win");
+    assert!(
+        matches!(judge(&e, &[], four, 0), Verdict::Goes { .. }),
+        "{}",
+        e.id()
+    );
+    assert!(
+        matches!(judge(&e, &[], four, 5_000_000), Verdict::Failed { .. }),
         "{}",
         e.id()
     );
@@ -191,7 +211,8 @@ fn a_puzzle_is_an_opponent_of_fixed_deviation() {
 /// Every stored puzzle of a sample (every `GOMOKU_PUZZLE_STEP`th, default 5) played out through
 /// the judge as a player would: the stored line while the defence follows it, else the
 /// prover's winning move; each ends solved within its N. Prints the time per judged move
-/// (median, 90th percentile, most). Slow: `cargo test -p gomoku --lib
+/// (median, 90th percentile, most) and the slowest moves, at `GOMOKU_PUZZLE_NODES` positions
+/// a search (default [`NODE_LIMIT`]). Slow: `cargo test -p gomoku --lib
 /// puzzles::tests::judging_the_stored_set -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -203,7 +224,12 @@ fn judging_the_stored_set() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(5);
+    let nodes = std::env::var("GOMOKU_PUZZLE_NODES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(NODE_LIMIT);
     let mut times: Vec<Duration> = Vec::new();
+    let mut slowest: Vec<(Duration, String, usize)> = Vec::new();
     let mut off_line = 0;
     for e in Catalog::shared().entries().iter().step_by(step) {
         let mut moves: Vec<Point> = Vec::new();
@@ -220,8 +246,9 @@ fn judging_the_stored_set() {
                 pos.point(proof.first_moves[0])
             };
             let started = Instant::now();
-            let verdict = judge(e, &moves, mv, NODE_LIMIT);
+            let verdict = judge(e, &moves, mv, nodes);
             times.push(started.elapsed());
+            slowest.push((started.elapsed(), e.id().to_string(), moves.len()));
             match verdict {
                 Verdict::Solved => break,
                 Verdict::Goes { reply, .. } => {
@@ -234,6 +261,20 @@ fn judging_the_stored_set() {
             }
         }
     }
+    // Off the line: the other winning first move, after which the defence is searched.
+    for e in Catalog::shared().entries().iter().step_by(step) {
+        if let Some(&other) = e.first_moves.iter().find(|&&p| p != e.solution[0]) {
+            let started = Instant::now();
+            let verdict = judge(e, &[], other, nodes);
+            times.push(started.elapsed());
+            slowest.push((started.elapsed(), format!("{} off the line", e.id()), 0));
+            assert!(
+                matches!(verdict, Verdict::Goes { .. }),
+                "{}: {verdict:?}",
+                e.id()
+            );
+        }
+    }
     times.sort();
     let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
     println!(
@@ -242,5 +283,10 @@ fn judging_the_stored_set() {
         at(0.5),
         at(0.9),
         times.last().unwrap()
+    );
+    slowest.sort();
+    println!(
+        "slowest (time, puzzle, ply): {:?}",
+        &slowest[slowest.len().saturating_sub(5)..]
     );
 }
