@@ -23,6 +23,9 @@ use sqlx::Row;
 const VCF_IN_3: &str = "f0002";
 /// A VCF puzzle in five (white to move).
 const VCF_IN_5: &str = "f0008";
+/// A VCF puzzle in five (black to move) with two winning first moves: the one off the stored
+/// line makes the server search its defence.
+const TWO_WAYS: &str = "f0050";
 
 fn server() -> Server {
     gomoku_server!().args(NO_RATE_LIMIT).start()
@@ -110,11 +113,16 @@ async fn try_move(
 
 /// Plays the puzzle out to the five, checking every answer on the way; returns the last view.
 async fn solve(player: &Player, id: &str) -> Value {
+    solve_from(player, id, None).await
+}
+
+/// [`solve`], opening with `first` if given.
+async fn solve_from(player: &Player, id: &str, mut first: Option<Point>) -> Value {
     let p = stored(id);
     let mut view = show(player, id).await;
     for _ in 0..p.win_in {
         assert_eq!(view["attempt"]["status"], "playing", "{view}");
-        let mv = winning_move(&p, &view);
+        let mv = first.take().unwrap_or_else(|| winning_move(&p, &view));
         let ply = view["ply"].as_u64().unwrap() as usize;
         let before = view["attempt"]["movesLeft"].as_u64().unwrap();
         view = try_move(player, id, mv, Some(ply))
@@ -242,6 +250,16 @@ async fn a_vcf_puzzle_is_solved_and_the_rating_rises() {
     );
     // Read back as stored.
     assert_eq!(show(&player, VCF_IN_5).await, solved);
+
+    // The other winning first move leaves the stored line: the server searches its defence,
+    // and the engine here finds the attacker's moves from the served positions.
+    let two = stored(TWO_WAYS);
+    let other = parse_point(&two.first_moves[1], two.size).unwrap();
+    assert_ne!(other, line(&two)[0]);
+    let solved = solve_from(&player, TWO_WAYS, Some(other)).await;
+    assert_eq!(solved["attempt"]["status"], "solved");
+    assert_eq!(point(&solved["moves"][0]), other);
+    assert_eq!(solved["you"]["solved"], 2);
 }
 
 /// A move that loses the win (a quiet move, in a VCF puzzle) fails the attempt at once: the
