@@ -52,6 +52,11 @@ pub const HINT_BUDGET: Duration = Duration::from_millis(300);
 /// master, and hints.
 pub const QUICK_BUDGET: Duration = HINT_BUDGET;
 
+/// The class a puzzle's searches take in the queue: they are bounded by a node limit rather
+/// than a clock (see [`crate::puzzles`]), and may take a second or two, so they take one of the
+/// cap's slots like a long search.
+pub const PUZZLE_BUDGET: Duration = Duration::from_secs(2);
+
 /// How long past its budget a search may run before the stop flag is raised.
 const GRACE: Duration = Duration::from_millis(50);
 
@@ -366,6 +371,16 @@ impl Ai {
             gomoku_engine::hint(&game, &options)
         })
         .await
+    }
+
+    /// Runs a puzzle's searches (`work`, node-limited: it takes no stop flag) for player
+    /// `player_id`, in the fair queue like the player's other searches.
+    pub async fn puzzle<T, F>(&self, player_id: &str, work: F) -> Result<T, AiError>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> T + Send + 'static,
+    {
+        self.run(player_id, PUZZLE_BUDGET, move |_| work()).await
     }
 
     /// The analysis of the move `played` from the position `before` in game `game_id`'s

@@ -35,6 +35,7 @@ pub mod http;
 pub mod limits;
 pub mod matchmaking;
 pub mod online;
+pub mod puzzles;
 pub mod ratings;
 pub mod state;
 pub mod store;

@@ -19,6 +19,7 @@ use crate::limits::Limits;
 use crate::online::hub::Hub;
 use crate::online::lobby::Lobby;
 use crate::online::timers::Timers;
+use crate::puzzles::{Catalog, Puzzles};
 use crate::store::{Db, Watch};
 use crate::wechat::WeChat;
 
@@ -29,6 +30,8 @@ pub struct AppState {
     /// The game service: what requests to games decide.
     pub games: Games,
     pub ai: Ai,
+    /// The puzzle service: the stored set, attempts and the puzzle rating.
+    pub puzzles: Puzzles,
     /// Post-game analyses running in this process.
     pub analyses: Arc<Analyses>,
     pub sessions: Arc<Sessions>,
@@ -80,9 +83,11 @@ impl AppState {
                 rematch_ttl: config.rematch_ttl(),
             },
         );
+        let puzzles = Puzzles::new(Catalog::shared(), db.clone(), ai.clone());
         AppState {
             db,
             games,
+            puzzles,
             ai,
             analyses,
             hub,

@@ -50,6 +50,9 @@ pub enum ApiError {
     /// 404: no analysis of this game was ever started (POST starts one).
     #[error("this game has not been analysed; POST to start an analysis")]
     AnalysisNotFound,
+    /// 404: the id names no puzzle of the set.
+    #[error("no such puzzle")]
+    PuzzleNotFound,
     /// 404: no such route.
     #[error("no such route")]
     NotFound,
@@ -113,6 +116,9 @@ pub enum ApiError {
     /// AI does not search twice for one request).
     #[error("the game changed while the AI was thinking; nothing was played, reload the game")]
     GameChanged,
+    /// 409: the puzzle attempt is solved or failed; a retry starts it again.
+    #[error("this attempt at the puzzle is over; retry to start it again")]
+    PuzzleOver,
     /// 409: no move to take back.
     #[error("there is no move to undo")]
     NothingToUndo,
@@ -218,9 +224,8 @@ impl ApiError {
             InvalidJson(_) | InvalidQuery(_) => StatusCode::BAD_REQUEST,
             Unauthorized | SessionExpired => StatusCode::UNAUTHORIZED,
             NotAPlayer => StatusCode::FORBIDDEN,
-            GameNotFound | AnalysisNotFound | NotFound | NotSeeking | PlayerNotFound => {
-                StatusCode::NOT_FOUND
-            }
+            GameNotFound | AnalysisNotFound | PuzzleNotFound | NotFound | NotSeeking
+            | PlayerNotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             CellOccupied
@@ -238,6 +243,7 @@ impl ApiError {
             | PlyMismatch { .. }
             | GameChanged
             | NothingToUndo
+            | PuzzleOver
             | NoOffer
             | OfferPending
             | TooManyGames(_)
@@ -267,6 +273,7 @@ impl ApiError {
             NotAPlayer => "NOT_A_PLAYER",
             GameNotFound => "GAME_NOT_FOUND",
             AnalysisNotFound => "ANALYSIS_NOT_FOUND",
+            PuzzleNotFound => "PUZZLE_NOT_FOUND",
             NotFound => "NOT_FOUND",
             NotSeeking => "NOT_SEEKING",
             PlayerNotFound => "PLAYER_NOT_FOUND",
@@ -288,6 +295,7 @@ impl ApiError {
             PlyMismatch { .. } => "PLY_MISMATCH",
             GameChanged => "GAME_CHANGED",
             NothingToUndo => "NOTHING_TO_UNDO",
+            PuzzleOver => "PUZZLE_OVER",
             NoOffer => "NO_OFFER",
             OfferPending => "OFFER_PENDING",
             TooManyGames(_) => "TOO_MANY_GAMES",
@@ -491,6 +499,8 @@ mod tests {
             (ApiError::NotAPlayer, 403, "NOT_A_PLAYER"),
             (ApiError::GameNotFound, 404, "GAME_NOT_FOUND"),
             (ApiError::AnalysisNotFound, 404, "ANALYSIS_NOT_FOUND"),
+            (ApiError::PuzzleNotFound, 404, "PUZZLE_NOT_FOUND"),
+            (ApiError::PuzzleOver, 409, "PUZZLE_OVER"),
             (ApiError::NotFound, 404, "NOT_FOUND"),
             (ApiError::NotSeeking, 404, "NOT_SEEKING"),
             (ApiError::PlayerNotFound, 404, "PLAYER_NOT_FOUND"),

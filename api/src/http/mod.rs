@@ -19,6 +19,7 @@ pub mod openapi;
 pub mod pairing;
 pub mod play;
 pub mod players;
+pub mod puzzles;
 pub mod records;
 pub mod replay;
 pub mod responses;
@@ -74,6 +75,7 @@ pub fn app(state: AppState) -> Router {
         .merge(replay::router())
         .merge(analysis::router())
         .merge(records::router())
+        .merge(puzzles::router())
         .fallback(|| async { ApiError::NotFound })
         .with_state(state);
 

@@ -12,8 +12,8 @@ use utoipa::{Modify, OpenApi};
 
 use super::error::{ErrorBody, ErrorDetail};
 use super::{
-    analysis, games, health, hint, live, me, online, pairing, play, players, records, replay,
-    sessions, view,
+    analysis, games, health, hint, live, me, online, pairing, play, players, puzzles, records,
+    replay, sessions, view,
 };
 use crate::state::AppState;
 
@@ -51,6 +51,11 @@ use crate::state::AppState;
         pairing::own_live,
         players::leaderboard,
         players::player_card,
+        puzzles::next_puzzle,
+        puzzles::daily_puzzle,
+        puzzles::read_puzzle,
+        puzzles::play_puzzle,
+        puzzles::retry_puzzle,
         spec,
     ),
     components(schemas(ErrorBody, ErrorDetail, view::GameState, view::GameSummary)),
@@ -65,6 +70,7 @@ use crate::state::AppState;
         (name = "replay", description = "A finished or unfinished game's moves, for a replay"),
         (name = "analysis", description = "Post-game analysis: each move's evaluation, the engine's better move and a mark"),
         (name = "records", description = "Export and import game records"),
+        (name = "puzzles", description = "Puzzles (残局): the next and the daily puzzle, moves against the defence, the puzzle rating"),
     )
 )]
 pub struct ApiDoc;
@@ -143,6 +149,11 @@ mod tests {
             "/api/v1/live",
             "/api/v1/leaderboard",
             "/api/v1/players/{id}",
+            "/api/v1/puzzles/next",
+            "/api/v1/puzzles/daily",
+            "/api/v1/puzzles/{id}",
+            "/api/v1/puzzles/{id}/moves",
+            "/api/v1/puzzles/{id}/retry",
         ] {
             assert!(doc["paths"].get(path).is_some(), "{path} missing");
         }

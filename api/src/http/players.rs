@@ -12,11 +12,12 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::error::{ApiError, ErrorBody};
 use super::responses::Busy;
+use super::puzzles::PuzzleRatingView;
 use super::view::RatingView;
 use crate::ratings::{shown_delta, Family};
 use crate::state::AppState;
 use crate::store::ratings::{self, LEADERBOARD};
-use crate::store::{parse_timestamp, timestamp, Db};
+use crate::store::{self, parse_timestamp, timestamp, Db};
 
 /// How many recent rated results a player's card lists.
 pub const RECENT: usize = 20;
@@ -146,8 +147,8 @@ pub struct PlayerCard {
     pub name: String,
     /// Their gomoku rating, then their renju rating.
     pub ratings: Vec<RatingView>,
-    /// Their puzzle rating (null until puzzles are rated).
-    pub puzzle: Option<serde_json::Value>,
+    /// Their puzzle rating (1500? before any rated attempt).
+    pub puzzle: PuzzleRatingView,
     /// Their last 20 rated results, newest first.
     pub recent: Vec<RecentView>,
 }
@@ -169,6 +170,7 @@ pub async fn player_card(
     let profile = ratings::profile(&db, &id, RECENT)
         .await?
         .ok_or(ApiError::PlayerNotFound)?;
+    let puzzle = PuzzleRatingView::from(&store::puzzles::puzzle_rating(&db, &id).await?);
     let mut recent = Vec::with_capacity(profile.recent.len());
     for r in &profile.recent {
         let rule = ratings::rated_game(&db, &r.game_id)
@@ -196,7 +198,7 @@ pub async fn player_card(
             .collect(),
         player_id: profile.player_id,
         name: profile.name,
-        puzzle: None,
+        puzzle,
         recent,
     }))
 }

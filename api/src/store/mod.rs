@@ -35,6 +35,7 @@ pub mod games;
 pub mod players;
 pub mod postgres;
 pub mod presence;
+pub mod puzzles;
 pub mod ratings;
 pub mod seeks;
 pub mod sqlite;

@@ -31,6 +31,7 @@ pub(super) mod games;
 mod listen;
 pub(super) mod players;
 mod presence;
+pub(super) mod puzzles;
 pub(super) mod ratings;
 pub(super) mod seeks;
 

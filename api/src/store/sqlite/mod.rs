@@ -12,6 +12,7 @@
 pub(super) mod analyses;
 pub(super) mod games;
 pub(super) mod players;
+pub(super) mod puzzles;
 pub(super) mod ratings;
 pub(super) mod seeks;
 
