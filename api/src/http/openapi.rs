@@ -12,7 +12,7 @@ use utoipa::{Modify, OpenApi};
 
 use super::error::{ErrorBody, ErrorDetail};
 use super::{
-    analysis, games, health, hint, live, me, online, play, records, replay, sessions, view,
+    analysis, games, health, hint, live, me, online, opening, play, records, replay, sessions, view,
 };
 use crate::state::AppState;
 
@@ -30,6 +30,7 @@ use crate::state::AppState;
         play::play,
         play::undo,
         play::resign,
+        opening::step,
         online::join,
         online::takeback,
         online::draw,
