@@ -266,7 +266,13 @@ impl CreateGame {
                         .ok_or_else(|| invalid("ai.player must be 1 or 2"))?,
                     // The opening decides it (see `Games::create`).
                     None if opening.is_some() => Stone::Black,
-                    None => return Err(invalid("ai.player must be 1 or 2")),
+                    // Required without an opening, as before openings existed: a body without it
+                    // does not have the shape described.
+                    None => {
+                        return Err(ApiError::InvalidJson(
+                            "missing field `player` in `ai` (required without an opening)".into(),
+                        ))
+                    }
                 },
             }),
         };
@@ -608,7 +614,8 @@ mod tests {
         }
     }
 
-    /// AI settings are read, master included; both of their fields are required.
+    /// AI settings are read, master included; both of their fields are required (the colour
+    /// only without an opening, which decides it).
     #[test]
     fn ai_settings() {
         let s = settings(
@@ -622,15 +629,13 @@ mod tests {
                 player: Stone::Black
             })
         );
-        for partial in [
-            r#"{"mode":"ai","ai":{}}"#,
-            r#"{"mode":"ai","ai":{"level":"easy"}}"#,
-        ] {
-            assert!(
-                serde_json::from_str::<CreateGame>(partial).is_err(),
-                "{partial}"
-            );
-        }
+        assert!(serde_json::from_str::<CreateGame>(r#"{"mode":"ai","ai":{}}"#).is_err());
+        assert!(matches!(
+            settings(r#"{"mode":"ai","ai":{"level":"easy"}}"#),
+            Err(ApiError::InvalidJson(_))
+        ));
+        let s = settings(r#"{"mode":"ai","opening":"swap2","ai":{"level":"easy"}}"#).unwrap();
+        assert_eq!(s.opening.map(|o| o.ai_seat), Some(OpeningSeat::Second));
     }
 
     /// Cursors round-trip and anything not of their shape is refused.
