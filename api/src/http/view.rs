@@ -25,8 +25,8 @@ use crate::games;
 use crate::online::hub::Presence;
 use crate::state::AppState;
 use crate::store::games::{
-    AiSetting, Clock, GameStatus, Mode, Offer, Offers, Seats, StoredGame, StoredMove, Summary,
-    TimeControl,
+    AiSetting, Clock, GameRow, GameStatus, Mode, Offer, Offers, Seats, StoredGame, StoredMove,
+    Summary, TimeControl,
 };
 use crate::store::timestamp;
 
@@ -328,6 +328,8 @@ pub struct GameSummary {
     pub clock: Option<ClockView>,
     /// The time control of a timed online game; null when untimed.
     pub time_control: Option<TimeControlView>,
+    /// The game's opening rule and where it stands; null for a game without one.
+    pub opening: Option<OpeningView>,
     /// Increases by one with every change of the game; a client drops a state older than the
     /// one it has.
     #[schema(minimum = 0)]
@@ -396,18 +398,18 @@ pub struct StepView {
 }
 
 impl OpeningView {
-    /// The opening of `stored` as `viewer` sees it; None for a game without one.
-    fn new(stored: &StoredGame, viewer: &str) -> Option<OpeningView> {
-        let opening = stored.row.opening.as_ref()?;
-        let your_seat = match stored.row.mode {
+    /// The opening of the game of `row` and `seats` as `viewer` sees it; None for a game
+    /// without one.
+    fn new(row: &GameRow, seats: &Seats, viewer: &str) -> Option<OpeningView> {
+        let opening = row.opening.as_ref()?;
+        let your_seat = match row.mode {
             // The AI's seat is the one holding its colour; the person has the other.
-            Mode::Ai => stored
-                .row
+            Mode::Ai => row
                 .ai
                 .map(|ai| opening.seat_of(ai.player).other())
-                .filter(|_| stored.row.player_id == viewer),
-            _ if stored.row.player_id == viewer => Some(OpeningSeat::First),
-            _ if stored.seats.has(viewer) => Some(OpeningSeat::Second),
+                .filter(|_| row.player_id == viewer),
+            _ if row.player_id == viewer => Some(OpeningSeat::First),
+            _ if seats.has(viewer) => Some(OpeningSeat::Second),
             _ => None,
         };
         let phase = opening.phase();
@@ -417,7 +419,7 @@ impl OpeningView {
             phase: phase.as_str(),
             by: by.map(OpeningSeat::as_str),
             your_seat: your_seat.map(OpeningSeat::as_str),
-            your_turn: by.is_some() && by == your_seat && !stored.game.is_over(),
+            your_turn: by.is_some() && by == your_seat && !row.status.is_over(),
             stone: None,
             left: None,
             zone: None,
@@ -482,8 +484,6 @@ pub struct GameState {
     pub move_history: Vec<MoveView>,
     /// Black's forbidden points (renju, black to move); empty otherwise.
     pub forbidden_moves: Vec<ForbiddenView>,
-    /// The game's opening rule and where it stands; null for a game without one.
-    pub opening: Option<OpeningView>,
 }
 
 impl GameState {
@@ -530,6 +530,7 @@ impl GameState {
                 rematch_game_id: row.rematch_game_id.clone(),
                 clock: table.clock,
                 time_control: table.time_control,
+                opening: OpeningView::new(row, seats, viewer),
                 version: row.version,
                 created_at: row.created_at.clone(),
                 updated_at: row.updated_at.clone(),
@@ -545,7 +546,6 @@ impl GameState {
                     kind: Wire(kind),
                 })
                 .collect(),
-            opening: OpeningView::new(stored, viewer),
         }
     }
 }
@@ -567,6 +567,7 @@ impl GameSummary {
             to_move: s.to_move,
         }
         .view(viewer, presence, now);
+        let opening = OpeningView::new(&s.row, &s.seats, viewer);
         GameSummary {
             current_player: s.to_move.filter(|_| !s.row.in_opening()).map(Stone::as_u8),
             result: ResultView {
@@ -582,6 +583,7 @@ impl GameSummary {
             rematch_game_id: s.row.rematch_game_id,
             clock: table.clock,
             time_control: table.time_control,
+            opening,
             version: s.row.version,
             id: s.row.id,
             mode: Wire(s.row.mode),
