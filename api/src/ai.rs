@@ -42,7 +42,8 @@ use std::time::Duration;
 
 use gomoku_engine::analysis::{analyse_move, MoveAnalysis};
 use gomoku_engine::{Hint, Level, SearchOptions};
-use gomoku_rules::{Game, PlayError, Point};
+use gomoku_rules::opening::Step;
+use gomoku_rules::{Game, Opening, PlayError, Point};
 use tokio::sync::oneshot;
 
 /// The hint's thinking time: short, since a person is waiting with nothing else to do.
@@ -361,6 +362,21 @@ impl Ai {
     ) -> Result<Option<Point>, AiError> {
         self.run(player_id, self.budget(level), move |options| {
             gomoku_engine::best_move(&game, level, &options)
+        })
+        .await
+    }
+
+    /// The AI's steps for the seat to act in `opening` (see
+    /// [`opening_turn`](gomoku_engine::opening_play::opening_turn)), judged for player
+    /// `player_id` within `level`'s thinking time: one search, queued like a move's.
+    pub async fn opening_turn(
+        &self,
+        player_id: &str,
+        opening: Opening,
+        level: Level,
+    ) -> Result<Vec<Step>, AiError> {
+        self.run(player_id, self.budget(level), move |options| {
+            gomoku_engine::opening_play::opening_turn(&opening, &options)
         })
         .await
     }

@@ -11,14 +11,16 @@
 //! attempt: the loop owns the one load, and the decisions are handed the game it read.
 //!
 //! `play` holds moves (with the AI's reply in `ai` mode, and the clocks online), undo and
-//! resign; `online` the seats and offers of online games; `setup` creating, importing and
-//! deleting games; `rated` the results and aborts of rated games.
+//! resign; `online` the seats and offers of online games; `opening` the steps of an opening
+//! rule (swap2, Taraguchi-10), the AI's among them; `setup` creating, importing and deleting
+//! games; `rated` the results and aborts of rated games.
 //!
 //! Every write goes through [`commit`] (the flag timers' too), and so every ending of a game —
 //! five in a row or a full board, a resignation, a flag fall, an agreed draw — passes through
 //! `ended`, once, right after the write that ended it landed.
 
 mod online;
+mod opening;
 mod play;
 pub mod rated;
 mod setup;
@@ -28,7 +30,7 @@ mod tests;
 use std::sync::Arc;
 use std::time::Duration;
 
-use gomoku_rules::{ForbiddenKind, PlayError, UndoError};
+use gomoku_rules::{ForbiddenKind, OpeningError, PlayError, UndoError};
 
 use crate::ai::{Ai, AiError};
 use crate::online::offers::OfferError;
@@ -36,7 +38,7 @@ use crate::store::games::{self as stored_games, Change, StoredGame, Written};
 use crate::store::{Db, StoreError};
 
 pub use play::MoveAsked;
-pub use setup::Settings;
+pub use setup::{OpeningSetting, Settings};
 
 /// Loads after a lost race before giving up with [`Error::Busy`] (only under heavy contention
 /// on one game).
@@ -103,6 +105,21 @@ pub enum Error {
     /// games already.
     #[error("too many unfinished games (at most {0})")]
     TooManyGames(u32),
+    /// OPENING_IN_PROGRESS: an ordinary move, an undo or an offer while the game's opening goes
+    /// on.
+    #[error("the opening is not over: take its steps first")]
+    OpeningInProgress,
+    /// OPENING_OVER: an opening step once the opening is done.
+    #[error("the opening is over; the game goes on with moves")]
+    OpeningOver,
+    /// NO_OPENING: an opening step in a game that started without an opening rule.
+    #[error("this game has no opening rule")]
+    NoOpening,
+    /// WRONG_STEP, OUTSIDE_ZONE, NOT_AN_OPTION, OFFER_COUNT, DUPLICATE_OFFER, SYMMETRIC_OFFERS or
+    /// NOT_OFFERED: the rules refuse the opening step (never `Finished`, `NotYourTurn` or
+    /// `Play`, which have their own variants).
+    #[error(transparent)]
+    Opening(OpeningError),
     /// INVALID_SETTINGS: the rules refuse the new game's board.
     #[error("invalid settings: {0}")]
     InvalidSettings(String),
@@ -134,6 +151,17 @@ impl From<PlayError> for Error {
             PlayError::Occupied => Error::CellOccupied,
             PlayError::GameOver => Error::game_over(),
             PlayError::Forbidden(kind) => Error::Forbidden(kind),
+        }
+    }
+}
+
+impl From<OpeningError> for Error {
+    fn from(e: OpeningError) -> Error {
+        match e {
+            OpeningError::Finished => Error::OpeningOver,
+            OpeningError::NotYourTurn { .. } => Error::NotYourTurn,
+            OpeningError::Play(e) => e.into(),
+            other => Error::Opening(other),
         }
     }
 }

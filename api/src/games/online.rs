@@ -192,12 +192,17 @@ fn decide_in_play(
     if stored.game.is_over() {
         return Err(Error::game_over());
     }
+    if stored.row.in_opening() {
+        return Err(Error::OpeningInProgress);
+    }
     let mut change = stored.change(timestamp(arrival));
     match offers::decide(stored.row.offers.get(kind), me, action, arrival)? {
         Decision::Nothing => return Ok(None),
         Decision::Clear => change.offers.set(kind, None),
         Decision::Offer => {
-            if kind == OfferKind::Takeback && !stored.moves.iter().any(|m| m.stone == me) {
+            // The opening's stones were agreed on, not played: none of them is taken back.
+            let played = &stored.moves[stored.row.opening_stones()..];
+            if kind == OfferKind::Takeback && !played.iter().any(|m| m.stone == me) {
                 return Err(Error::NothingToUndo);
             }
             change
@@ -224,6 +229,9 @@ fn accepted_takeback(
         Some(last) if last.stone == offerer => 1,
         _ => 2,
     };
+    if stored.moves.len() < stored.row.opening_stones() + count {
+        return Err(Error::NothingToUndo);
+    }
     change.game.take_back(count)?;
     change.keep = stored.moves.len() - count;
     change.moves.truncate(change.keep);

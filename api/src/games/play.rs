@@ -80,7 +80,7 @@ impl Games {
     }
 
     /// Adds the AI's reply to `change` (one search, queued as player `player_id`'s).
-    async fn reply(
+    pub(super) async fn reply(
         &self,
         player_id: &str,
         change: &mut Change,
@@ -187,6 +187,9 @@ fn decide_move(
     player_id: &str,
     asked: MoveAsked,
 ) -> Result<Option<Change>, Error> {
+    if stored.row.in_opening() {
+        return Err(Error::OpeningInProgress);
+    }
     if is_repeat(stored, player_id, asked)? {
         return Ok(None);
     }
@@ -215,6 +218,9 @@ fn decide_online_move(
     asked: MoveAsked,
     arrival: OffsetDateTime,
 ) -> Result<Option<Change>, Error> {
+    if stored.row.in_opening() {
+        return Err(Error::OpeningInProgress);
+    }
     if is_repeat(stored, player_id, asked)? {
         return Ok(None);
     }
@@ -265,6 +271,9 @@ fn take_back(stored: &StoredGame) -> Result<Change, Error> {
     if stored.game.outcome().ending().is_some() {
         return Err(Error::game_over());
     }
+    if stored.row.in_opening() {
+        return Err(Error::OpeningInProgress);
+    }
     let count = stored.moves.len();
     let take = match stored.row.ai {
         None if count == 0 => return Err(Error::NothingToUndo),
@@ -283,6 +292,10 @@ fn take_back(stored: &StoredGame) -> Result<Change, Error> {
             Some(_) => 1,
         },
     };
+    if count - take < stored.row.opening_stones() {
+        // The opening's stones were agreed on, not played: they stay.
+        return Err(Error::NothingToUndo);
+    }
     let mut change = stored.change(now());
     change.game.take_back(take)?;
     change.keep = count - take;

@@ -7,7 +7,8 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use gomoku_engine::Level;
-use gomoku_rules::{EndReason, ForbiddenKind, Point, Rule, Status, Stone};
+use gomoku_rules::opening::{Choice, Seat as OpeningSeat, Step};
+use gomoku_rules::{EndReason, ForbiddenKind, OpeningRule, Point, Rule, Status, Stone};
 
 use super::*;
 use crate::online::offers::Action;
@@ -48,6 +49,7 @@ fn settings(mode: Mode, rule: Rule) -> Settings {
         board_size: 15,
         ai: None,
         online: None,
+        opening: None,
     }
 }
 
@@ -511,5 +513,128 @@ async fn seats_and_deletion() {
             games.load(&black, &wid).await,
             Err(Error::NotFound)
         ));
+    }
+}
+
+/// Loads game `id` as stored, past the position cache: what a restarted server would read.
+async fn reloaded(games: &Games, player: &str, id: &str) -> Arc<StoredGame> {
+    games.db.positions().forget(id);
+    games.load(player, id).await.unwrap()
+}
+
+/// Against the AI holding swap2's first seat, the game is created with its three stones and the
+/// person to choose; the person's choice of black has the AI (now white) make its first move in
+/// the same answer, and the game read back from the database has the seats and the AI's colour
+/// swapped as the opening left them.
+#[tokio::test]
+async fn the_ai_proposes_swap2_and_moves_after_the_choice() {
+    for (games, _keep) in services().await {
+        let person = anonymous(&games.db).await;
+        let mut setup = settings(Mode::Ai, Rule::Freestyle);
+        setup.ai = Some(AiSetting {
+            level: Level::Easy,
+            player: Stone::Black,
+        });
+        setup.opening = Some(OpeningSetting {
+            rule: OpeningRule::Swap2,
+            ai_seat: OpeningSeat::First,
+        });
+        let created = games.create(&person, setup).await.unwrap();
+        assert_eq!(created.moves.len(), 3, "the AI's three stones");
+        assert!(created.row.in_opening());
+        let opening = created.row.opening.as_ref().unwrap();
+        assert_eq!(opening.phase().by(), Some(OpeningSeat::Second));
+        let id = created.row.id.clone();
+
+        assert!(matches!(
+            games.play(&person, &id, at(0, 0, None), now_exact()).await,
+            Err(Error::OpeningInProgress)
+        ));
+        let step = Step::Choose(Choice::Black);
+        let done = games
+            .opening_step(&person, &id, step, None, now_exact())
+            .await
+            .unwrap();
+        assert!(!done.row.in_opening());
+        assert_eq!(done.row.ai.unwrap().player, Stone::White);
+        assert_eq!(done.seats.colour_of(&person), Some(Stone::Black));
+        assert_eq!(done.moves.len(), 4, "the AI's first move as white");
+        assert_eq!(done.game.to_move(), Some(Stone::Black));
+
+        let read = reloaded(&games, &person, &id).await;
+        assert_eq!(read.row.opening, done.row.opening);
+        assert_eq!(read.row.ai, done.row.ai);
+        assert_eq!(read.seats, done.seats);
+        assert_eq!(read.moves, done.moves);
+    }
+}
+
+/// In a timed online game no clock runs during the opening; the step that ends it starts the
+/// clock of the side to move (white after swap2's three stones), and a swap moves the seats.
+#[tokio::test]
+async fn the_clock_starts_when_the_opening_ends() {
+    for (games, _keep) in services().await {
+        let (first, second) = (anonymous(&games.db).await, anonymous(&games.db).await);
+        let mut setup = settings(Mode::Online, Rule::Standard);
+        setup.online = Some(OnlineSetup {
+            seat: Stone::White,
+            time_control: Some(TimeControl {
+                initial_ms: 60_000,
+                increment_ms: 0,
+            }),
+        });
+        setup.opening = Some(OpeningSetting {
+            rule: OpeningRule::Swap2,
+            ai_seat: OpeningSeat::Second,
+        });
+        let created = games.create(&first, setup).await.unwrap();
+        assert_eq!(
+            created.seats.colour_of(&first),
+            Some(Stone::Black),
+            "the creator is the first seat, black until a swap"
+        );
+        let id = created.row.id.clone();
+        games.join(&second, &id).await.unwrap();
+        for (row, col) in [(7, 7), (7, 8), (8, 8)] {
+            let step = Step::Place(Point::new(row, col));
+            let placed = games
+                .opening_step(&first, &id, step, None, now_exact())
+                .await
+                .unwrap();
+            assert_eq!(placed.row.clock.unwrap().deadline, None);
+        }
+        assert!(matches!(
+            games
+                .opening_step(&first, &id, Step::Choose(Choice::White), None, now_exact())
+                .await,
+            Err(Error::NotYourTurn)
+        ));
+        let arrival = now_exact();
+        let done = games
+            .opening_step(&second, &id, Step::Choose(Choice::Black), None, arrival)
+            .await
+            .unwrap();
+        assert_eq!(done.seats.colour_of(&second), Some(Stone::Black));
+        assert_eq!(done.seats.colour_of(&first), Some(Stone::White));
+        let deadline = done
+            .row
+            .clock
+            .unwrap()
+            .deadline
+            .expect("white's clock runs");
+        assert!(deadline >= arrival + time::Duration::seconds(59));
+        assert!(matches!(
+            games
+                .opening_step(&second, &id, Step::Choose(Choice::Black), None, now_exact())
+                .await,
+            Err(Error::OpeningOver)
+        ));
+        let read = reloaded(&games, &first, &id).await;
+        assert_eq!(read.seats, done.seats);
+        assert_eq!(read.row.clock, done.row.clock);
+        games
+            .play(&first, &id, at(6, 6, None), now_exact())
+            .await
+            .unwrap();
     }
 }

@@ -12,7 +12,7 @@ use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use gomoku_rules::ForbiddenKind;
+use gomoku_rules::{ForbiddenKind, OpeningError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -129,6 +129,20 @@ pub enum ApiError {
     /// 409: an offer while the opponent's offer of that kind stands: accept or decline it first.
     #[error("the opponent's offer of this kind stands: accept or decline it first")]
     OfferPending,
+    /// 409: an ordinary move, undo or offer while the game's opening goes on.
+    #[error("the opening is not over: take its steps first")]
+    OpeningInProgress,
+    /// 409: an opening step once the opening is done.
+    #[error("the opening is over; the game goes on with moves")]
+    OpeningOver,
+    /// 409: an opening step in a game without an opening rule.
+    #[error("this game has no opening rule")]
+    NoOpening,
+    /// The rules refuse an opening step: 409 WRONG_STEP (a step the phase does not expect);
+    /// 422 OUTSIDE_ZONE, NOT_AN_OPTION, OFFER_COUNT, DUPLICATE_OFFER, SYMMETRIC_OFFERS or
+    /// NOT_OFFERED.
+    #[error("{0}")]
+    OpeningStep(OpeningError),
     /// 409: the player already has the maximum number of unfinished games.
     #[error("too many unfinished games (at most {0})")]
     TooManyGames(u32),
@@ -246,8 +260,13 @@ impl ApiError {
             | PuzzleOver
             | NoOffer
             | OfferPending
+            | OpeningInProgress
+            | OpeningOver
+            | NoOpening
+            | OpeningStep(OpeningError::WrongStep { .. })
             | TooManyGames(_)
             | AlreadySeeking(_) => StatusCode::CONFLICT,
+            OpeningStep(_) => StatusCode::UNPROCESSABLE_ENTITY,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             OutOfBounds
@@ -298,6 +317,22 @@ impl ApiError {
             PuzzleOver => "PUZZLE_OVER",
             NoOffer => "NO_OFFER",
             OfferPending => "OFFER_PENDING",
+            OpeningInProgress => "OPENING_IN_PROGRESS",
+            OpeningOver => "OPENING_OVER",
+            NoOpening => "NO_OPENING",
+            OpeningStep(e) => match e {
+                OpeningError::WrongStep { .. } => "WRONG_STEP",
+                OpeningError::OutsideZone(_) => "OUTSIDE_ZONE",
+                OpeningError::NotAnOption(_) => "NOT_AN_OPTION",
+                OpeningError::OfferCount { .. } => "OFFER_COUNT",
+                OpeningError::DuplicateOffer(_) => "DUPLICATE_OFFER",
+                OpeningError::SymmetricOffers(..) => "SYMMETRIC_OFFERS",
+                OpeningError::NotOffered(_) => "NOT_OFFERED",
+                // The game service turns these into their own variants.
+                OpeningError::Finished => "OPENING_OVER",
+                OpeningError::NotYourTurn { .. } => "NOT_YOUR_TURN",
+                OpeningError::Play(_) => "INVALID_STEP",
+            },
             TooManyGames(_) => "TOO_MANY_GAMES",
             PayloadTooLarge => "PAYLOAD_TOO_LARGE",
             UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
@@ -393,6 +428,10 @@ impl From<games::Error> for ApiError {
             E::Forbidden(kind) => ApiError::ForbiddenMove(kind),
             E::TooManyGames(cap) => ApiError::TooManyGames(cap),
             E::InvalidSettings(why) => ApiError::InvalidSettings(why),
+            E::OpeningInProgress => ApiError::OpeningInProgress,
+            E::OpeningOver => ApiError::OpeningOver,
+            E::NoOpening => ApiError::NoOpening,
+            E::Opening(e) => ApiError::OpeningStep(e),
             E::Busy => ApiError::Busy,
             E::Store(e) => e.into(),
             E::Ai(e) => e.into(),

@@ -11,7 +11,8 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use gomoku_engine::Level;
-use gomoku_rules::{Rule, Stone};
+use gomoku_rules::opening::Seat as OpeningSeat;
+use gomoku_rules::{OpeningRule, Rule, Stone};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
@@ -22,7 +23,7 @@ use super::extract::{GameId, JsonBody, Whole};
 use super::responses::{BadBody, Busy, BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
 use super::view::{render, GameState, GameSummary};
 use super::wire::{LevelName, RuleName};
-use crate::games::Settings;
+use crate::games::{OpeningSetting, Settings};
 use crate::state::AppState;
 use crate::store::games::{self, AiSetting, Mode, OnlineSetup, StatusFilter, TimeControl};
 
@@ -46,6 +47,8 @@ pub struct CreateGame {
     pub ai: Option<AiRequest>,
     pub seat: Option<String>,
     pub time_control: Option<TimeControlRequest>,
+    pub opening: Option<String>,
+    pub opening_seat: Option<String>,
 }
 
 // The body of `POST /games` as the description shows it: one of two kinds of game. These
@@ -112,6 +115,30 @@ pub struct CreateAiGame {
     #[schema(minimum = 9, maximum = 19)]
     board_size: Option<i64>,
     ai: AiRequest,
+    /// An opening rule: "swap2" (freestyle, standard) or "taraguchi10" (renju); none by default.
+    /// With one, the opening decides the colours and `ai.player` is ignored.
+    #[schema(inline)]
+    opening: Option<OpeningName>,
+    /// With `opening`: the person's seat, "first" (the default: the person starts the opening)
+    /// or "second".
+    #[schema(inline)]
+    opening_seat: Option<OpeningSeatName>,
+}
+
+/// An opening rule.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OpeningName {
+    Swap2,
+    Taraguchi10,
+}
+
+/// A seat in the opening.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OpeningSeatName {
+    First,
+    Second,
 }
 
 /// A game against a friend on another device: it waits (`status: "waiting"`) until a second
@@ -133,6 +160,10 @@ pub struct CreateOnlineGame {
     seat: Option<SeatChoice>,
     /// Fischer clocks; absent for an untimed game.
     time_control: Option<TimeControlRequest>,
+    /// An opening rule: "swap2" (freestyle, standard) or "taraguchi10" (renju); none by default.
+    /// With one, the creator is the opening's first seat and `seat` may only be "random".
+    #[schema(inline)]
+    opening: Option<OpeningName>,
 }
 
 /// Settings of a new game: a local game, a game against the AI, or an online game.
@@ -162,9 +193,10 @@ pub struct TimeControlRequest {
 pub struct AiRequest {
     #[schema(value_type = LevelName)]
     pub level: String,
-    /// The AI's colour, 1 black or 2 white (black moves first).
-    #[schema(value_type = i64, minimum = 1, maximum = 2)]
-    pub player: Whole,
+    /// The AI's colour, 1 black or 2 white (black moves first). Required without an opening
+    /// rule; ignored with one (the opening decides the colours).
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 2)]
+    pub player: Option<Whole>,
 }
 
 impl CreateGame {
@@ -187,6 +219,36 @@ impl CreateGame {
             Some(Whole(n @ 9..=19)) => n as usize,
             Some(_) => return Err(invalid("boardSize must be between 9 and 19")),
         };
+        let opening = match self.opening.as_deref() {
+            None => None,
+            Some(name) => Some(
+                name.parse::<OpeningRule>()
+                    .map_err(|_| invalid("opening must be \"swap2\" or \"taraguchi10\""))?,
+            ),
+        };
+        if let Some(opening) = opening {
+            if mode == Mode::Local {
+                return Err(invalid(
+                    "an opening rule is for modes \"online\" and \"ai\"",
+                ));
+            }
+            if !opening.suits(rule) {
+                return Err(invalid(
+                    "swap2 is played under freestyle and standard, taraguchi10 under renju",
+                ));
+            }
+        }
+        let person_seat = match (self.opening_seat.as_deref(), opening, mode) {
+            (None, _, _) => OpeningSeat::First,
+            (Some(seat), Some(_), Mode::Ai) => seat
+                .parse()
+                .map_err(|_| invalid("openingSeat must be \"first\" or \"second\""))?,
+            (Some(_), _, _) => {
+                return Err(invalid(
+                    "openingSeat is only for mode \"ai\" with an opening",
+                ))
+            }
+        };
         let ai = match (mode, &self.ai) {
             (Mode::Local | Mode::Online, None) => None,
             (Mode::Local | Mode::Online, Some(_)) => {
@@ -197,15 +259,32 @@ impl CreateGame {
                 level: ai.level.parse::<Level>().map_err(|_| {
                     invalid("ai.level must be \"easy\", \"medium\", \"hard\" or \"master\"")
                 })?,
-                player: u8::try_from(ai.player.0)
-                    .ok()
-                    .and_then(Stone::from_u8)
-                    .ok_or_else(|| invalid("ai.player must be 1 or 2"))?,
+                player: match ai.player {
+                    Some(Whole(player)) => u8::try_from(player)
+                        .ok()
+                        .and_then(Stone::from_u8)
+                        .ok_or_else(|| invalid("ai.player must be 1 or 2"))?,
+                    // The opening decides it (see `Games::create`).
+                    None if opening.is_some() => Stone::Black,
+                    // Required without an opening, as before openings existed: a body without it
+                    // does not have the shape described.
+                    None => {
+                        return Err(ApiError::InvalidJson(
+                            "missing field `player` in `ai` (required without an opening)".into(),
+                        ))
+                    }
+                },
             }),
         };
         let online = match mode {
             Mode::Online => Some(OnlineSetup {
                 seat: match self.seat.as_deref() {
+                    // The creator is the opening's first seat, black until a swap.
+                    Some("black" | "white") if opening.is_some() => {
+                        return Err(invalid(
+                            "with an opening the opening decides the colours: no seat",
+                        ))
+                    }
                     None | Some("random") => {
                         if rand::random() {
                             Stone::Black
@@ -232,6 +311,10 @@ impl CreateGame {
             board_size,
             ai,
             online,
+            opening: opening.map(|rule| OpeningSetting {
+                rule,
+                ai_seat: person_seat.other(),
+            }),
         })
     }
 }
@@ -256,7 +339,9 @@ fn time_control(request: TimeControlRequest) -> Result<TimeControl, ApiError> {
 }
 
 /// Create a game. If the AI plays black, its first move is already made. An online game waits
-/// for its second player (`status: "waiting"`); share its id, which the friend joins.
+/// for its second player (`status: "waiting"`); share its id, which the friend joins. An online
+/// or ai game may start with an opening rule (`opening`); when the AI holds the first seat its
+/// first opening steps are already taken.
 #[utoipa::path(
     post, path = "/api/v1/games", tag = "games",
     request_body = CreateGameBody,
@@ -537,7 +622,8 @@ mod tests {
         }
     }
 
-    /// AI settings are read, master included; both of their fields are required.
+    /// AI settings are read, master included; both of their fields are required (the colour
+    /// only without an opening, which decides it).
     #[test]
     fn ai_settings() {
         let s = settings(
@@ -551,15 +637,13 @@ mod tests {
                 player: Stone::Black
             })
         );
-        for partial in [
-            r#"{"mode":"ai","ai":{}}"#,
-            r#"{"mode":"ai","ai":{"level":"easy"}}"#,
-        ] {
-            assert!(
-                serde_json::from_str::<CreateGame>(partial).is_err(),
-                "{partial}"
-            );
-        }
+        assert!(serde_json::from_str::<CreateGame>(r#"{"mode":"ai","ai":{}}"#).is_err());
+        assert!(matches!(
+            settings(r#"{"mode":"ai","ai":{"level":"easy"}}"#),
+            Err(ApiError::InvalidJson(_))
+        ));
+        let s = settings(r#"{"mode":"ai","opening":"swap2","ai":{"level":"easy"}}"#).unwrap();
+        assert_eq!(s.opening.map(|o| o.ai_seat), Some(OpeningSeat::Second));
     }
 
     /// Cursors round-trip and anything not of their shape is refused.

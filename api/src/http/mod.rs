@@ -16,6 +16,7 @@ pub mod live;
 pub mod me;
 pub mod online;
 pub mod openapi;
+pub mod opening;
 pub mod pairing;
 pub mod play;
 pub mod players;
@@ -66,6 +67,7 @@ pub fn app(state: AppState) -> Router {
         .merge(sessions::router())
         .merge(games::router())
         .merge(play::router())
+        .merge(opening::router())
         .merge(online::router())
         .merge(live::router())
         .merge(pairing::router())

@@ -12,8 +12,8 @@ use utoipa::{Modify, OpenApi};
 
 use super::error::{ErrorBody, ErrorDetail};
 use super::{
-    analysis, games, health, hint, live, me, online, pairing, play, players, puzzles, records,
-    replay, sessions, view,
+    analysis, games, health, hint, live, me, online, opening, pairing, play, players, puzzles,
+    records, replay, sessions, view,
 };
 use crate::state::AppState;
 
@@ -31,6 +31,7 @@ use crate::state::AppState;
         play::play,
         play::undo,
         play::resign,
+        opening::step,
         online::join,
         online::takeback,
         online::draw,

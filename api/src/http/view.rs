@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use axum::Json;
+use gomoku_rules::opening::{Phase, Seat as OpeningSeat, Step, Zone};
 use gomoku_rules::{Game, Move, Point, Stone};
 use serde::Serialize;
 use time::OffsetDateTime;
@@ -26,8 +27,8 @@ use crate::online::hub::Presence;
 use crate::ratings;
 use crate::state::AppState;
 use crate::store::games::{
-    AiSetting, Clock, GameStatus, Mode, Offer, Offers, Seats, StoredGame, StoredMove, Summary,
-    TimeControl,
+    AiSetting, Clock, GameRow, GameStatus, Mode, Offer, Offers, Seats, StoredGame, StoredMove,
+    Summary, TimeControl,
 };
 use crate::store::ratings::{RatedState, Record};
 use crate::store::timestamp;
@@ -341,7 +342,7 @@ pub struct GameSummary {
     #[schema(minimum = 9, maximum = 19)]
     pub board_size: usize,
     pub move_count: usize,
-    /// The colour to move; null once the game is over.
+    /// The colour to move; null once the game is over, and while its opening goes on.
     #[schema(minimum = 1, maximum = 2)]
     pub current_player: Option<u8>,
     #[serde(flatten)]
@@ -362,6 +363,8 @@ pub struct GameSummary {
     pub clock: Option<ClockView>,
     /// The time control of a timed online game; null when untimed.
     pub time_control: Option<TimeControlView>,
+    /// The game's opening rule and where it stands; null for a game without one.
+    pub opening: Option<OpeningView>,
     /// Increases by one with every change of the game; a client drops a state older than the
     /// one it has.
     #[schema(minimum = 0)]
@@ -431,6 +434,141 @@ fn aborted(rated: Option<&RatedInfo>, over: bool) -> bool {
     over && rated.is_some_and(|r| r.state == RatedState::Aborted)
 }
 
+/// The opening of a game that starts with an opening rule, as one viewer sees it: where it
+/// stands, what is expected and from whom, and the steps so far. The stones placed are in the
+/// board and the move history too.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OpeningView {
+    /// "swap2" or "taraguchi10".
+    pub rule: &'static str,
+    /// "place", "choose", "offer", "pick" or "done".
+    pub phase: &'static str,
+    /// The seat expected to act, "first" or "second"; null once done.
+    pub by: Option<&'static str>,
+    /// The viewer's seat; null for a spectator.
+    pub your_seat: Option<&'static str>,
+    /// Whether the viewer is expected to act now.
+    pub your_turn: bool,
+    /// Phase place: the colour of the stone to place (1 black, 2 white).
+    #[schema(minimum = 1, maximum = 2)]
+    pub stone: Option<u8>,
+    /// Phase place: the stones this seat places in a row from here, this one included.
+    pub left: Option<usize>,
+    /// Phase place: null anywhere on the board, else the central `side`×`side` square.
+    pub zone: Option<ZoneView>,
+    /// Phase choose: what may be chosen ("black", "white", "place_two", "offer_ten").
+    pub options: Vec<&'static str>,
+    /// Phase offer: how many 5th moves to offer.
+    pub count: Option<usize>,
+    /// Phase pick: the offered 5th moves.
+    pub offers: Vec<PointView>,
+    /// The seat holding black so far ("first" until a swap; final once done).
+    pub black_seat: Option<&'static str>,
+    /// Every step so far, in order.
+    pub steps: Vec<StepView>,
+}
+
+/// The central square the next stone must lie in.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct ZoneView {
+    pub side: usize,
+}
+
+/// An opening step taken.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct StepView {
+    /// "first" or "second".
+    pub by: &'static str,
+    /// "place", "choose", "offer" or "pick".
+    pub kind: &'static str,
+    /// place, pick: the point.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub point: Option<PointView>,
+    /// choose: what was chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choice: Option<&'static str>,
+    /// offer: the points offered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<Vec<PointView>>,
+}
+
+impl OpeningView {
+    /// The opening of the game of `row` and `seats` as `viewer` sees it; None for a game
+    /// without one.
+    fn new(row: &GameRow, seats: &Seats, viewer: &str) -> Option<OpeningView> {
+        let opening = row.opening.as_ref()?;
+        let your_seat = match row.mode {
+            // The AI's seat is the one holding its colour; the person has the other.
+            Mode::Ai => row
+                .ai
+                .map(|ai| opening.seat_of(ai.player).other())
+                .filter(|_| row.player_id == viewer),
+            _ if row.player_id == viewer => Some(OpeningSeat::First),
+            _ if seats.has(viewer) => Some(OpeningSeat::Second),
+            _ => None,
+        };
+        let phase = opening.phase();
+        let by = phase.by();
+        let mut view = OpeningView {
+            rule: opening.rule().as_str(),
+            phase: phase.as_str(),
+            by: by.map(OpeningSeat::as_str),
+            your_seat: your_seat.map(OpeningSeat::as_str),
+            your_turn: by.is_some() && by == your_seat && !row.status.is_over(),
+            stone: None,
+            left: None,
+            zone: None,
+            options: vec![],
+            count: None,
+            offers: vec![],
+            black_seat: Some(opening.black().as_str()),
+            steps: opening.steps().iter().map(StepView::new).collect(),
+        };
+        match phase {
+            Phase::Place {
+                stone, zone, left, ..
+            } => {
+                view.stone = Some(stone.as_u8());
+                view.left = Some(*left);
+                view.zone = match zone {
+                    Zone::Anywhere => None,
+                    Zone::Central(side) => Some(ZoneView { side: *side }),
+                };
+            }
+            Phase::Choose { options, .. } => {
+                view.options = options.iter().map(|c| c.as_str()).collect()
+            }
+            Phase::Offer { count, .. } => view.count = Some(*count),
+            Phase::Pick { offers, .. } => {
+                view.offers = offers.iter().copied().map(PointView::from).collect()
+            }
+            Phase::Done { .. } => {}
+        }
+        Some(view)
+    }
+}
+
+impl StepView {
+    fn new((seat, step): &(OpeningSeat, Step)) -> StepView {
+        let mut view = StepView {
+            by: seat.as_str(),
+            kind: step.as_str(),
+            point: None,
+            choice: None,
+            points: None,
+        };
+        match step {
+            Step::Place(p) | Step::Pick(p) => view.point = Some(PointView::from(*p)),
+            Step::Choose(c) => view.choice = Some(c.as_str()),
+            Step::Offer(points) => {
+                view.points = Some(points.iter().copied().map(PointView::from).collect())
+            }
+        }
+        view
+    }
+}
+
 /// The full state of a game: its summary, plus the board, the moves and black's forbidden points.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -480,7 +618,7 @@ impl GameState {
                 rule: Wire(row.rule),
                 board_size: row.board_size,
                 move_count: moves.len(),
-                current_player: game.to_move().filter(|_| !aborted).map(Stone::as_u8),
+                current_player: game.to_move().filter(|_| !aborted && !row.in_opening()).map(Stone::as_u8),
                 result: if aborted {
                     ResultView::aborted()
                 } else {
@@ -497,6 +635,7 @@ impl GameState {
                 rematch_game_id: row.rematch_game_id.clone(),
                 clock: table.clock,
                 time_control: table.time_control,
+                opening: OpeningView::new(row, seats, viewer),
                 version: row.version,
                 created_at: row.created_at.clone(),
                 updated_at: row.updated_at.clone(),
@@ -541,11 +680,12 @@ impl GameSummary {
             to_move: s.to_move,
         }
         .view(viewer, presence, now);
+        let opening = OpeningView::new(&s.row, &s.seats, viewer);
         let over = status.is_over();
         let (is_rated, pool, rating_changes) = rated_fields(rated, over);
         let aborted = aborted(rated, over);
         GameSummary {
-            current_player: s.to_move.filter(|_| !aborted).map(Stone::as_u8),
+            current_player: s.to_move.filter(|_| !aborted && !s.row.in_opening()).map(Stone::as_u8),
             result: if aborted {
                 ResultView::aborted()
             } else {
@@ -566,6 +706,7 @@ impl GameSummary {
             rematch_game_id: s.row.rematch_game_id,
             clock: table.clock,
             time_control: table.time_control,
+            opening,
             version: s.row.version,
             id: s.row.id,
             mode: Wire(s.row.mode),

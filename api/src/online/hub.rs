@@ -682,6 +682,7 @@ mod tests {
                 clock: None,
                 offers: Offers::default(),
                 rematch_game_id: None,
+                opening: None,
             },
             seats: Seats {
                 black: Some(seat(black)),

@@ -280,7 +280,7 @@ impl Db {
     }
 
     /// Games as last committed or loaded, with their rebuilt positions.
-    fn positions(&self) -> &Arc<PositionCache> {
+    pub(crate) fn positions(&self) -> &Arc<PositionCache> {
         &self.shared().positions
     }
 }

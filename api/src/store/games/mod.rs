@@ -29,7 +29,7 @@ pub(super) mod rows;
 
 use std::sync::Arc;
 
-use gomoku_rules::{Game, Status, Stone};
+use gomoku_rules::{Game, Opening, Status, Stone};
 use time::OffsetDateTime;
 
 use super::{now, Db, StoreError};
@@ -52,7 +52,20 @@ pub async fn load(db: &Db, id: &str) -> Result<Option<Arc<StoredGame>>, StoreErr
 /// Stores a new game: [`Written::OverCap`] when it would be unfinished and the player already
 /// has `cap` unfinished games.
 pub async fn insert(db: &Db, new: NewGame, cap: u32) -> Result<Written, StoreError> {
-    let fresh = Arc::new(Fresh::new(new));
+    insert_with_opening(db, new, None, cap).await
+}
+
+/// [`insert`] for a game that starts with `opening` (its stones so far being `new`'s moves,
+/// its first seat at black).
+pub async fn insert_with_opening(
+    db: &Db,
+    new: NewGame,
+    opening: Option<Opening>,
+    cap: u32,
+) -> Result<Written, StoreError> {
+    let mut fresh = Fresh::new(new);
+    fresh.row.opening = opening;
+    let fresh = Arc::new(fresh);
     match db {
         Db::Sqlite(s) => s.insert(fresh, cap).await,
         Db::Postgres(p) => p.insert(fresh, cap).await,
@@ -221,6 +234,7 @@ impl Fresh {
             clock,
             offers: Offers::default(),
             rematch_game_id: None,
+            opening: None,
         };
         Fresh {
             row,

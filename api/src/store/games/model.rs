@@ -10,7 +10,8 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use gomoku_engine::Level;
-use gomoku_rules::{EndReason, Ending, Game, Point, Rule, Status, Stone};
+use gomoku_rules::opening::Seat as OpeningSeat;
+use gomoku_rules::{EndReason, Ending, Game, Opening, Point, Rule, Status, Stone};
 use time::OffsetDateTime;
 
 /// Who plays: two people on one device, a person against the AI, or two players on two devices.
@@ -231,6 +232,14 @@ impl Seats {
             .any(|c| self.get(c).is_some_and(|s| s.player_id == player_id))
     }
 
+    /// The same seats with the colours exchanged.
+    pub fn swapped(self) -> Seats {
+        Seats {
+            black: self.white,
+            white: self.black,
+        }
+    }
+
     /// The colour no one sits at yet, black first.
     pub fn free(&self) -> Option<Stone> {
         [Stone::Black, Stone::White]
@@ -296,9 +305,30 @@ pub struct GameRow {
     pub offers: Offers,
     /// The game an accepted rematch of this one created.
     pub rematch_game_id: Option<String>,
+    /// The opening rule the game starts with, as its steps so far left it (replayed from the
+    /// stored steps); None for a game without one. Its stones are the game's first moves.
+    pub opening: Option<Opening>,
 }
 
 impl GameRow {
+    /// Whether the game has an opening that is not done yet: no ordinary move, undo or offer.
+    pub fn in_opening(&self) -> bool {
+        self.opening.as_ref().is_some_and(|o| !o.is_done())
+    }
+
+    /// How many of the game's first moves are the opening's stones (0 without an opening).
+    pub fn opening_stones(&self) -> usize {
+        self.opening.as_ref().map_or(0, |o| o.game().moves().len())
+    }
+
+    /// Whether the opening's swaps have given black to its second seat: the stored seats and AI
+    /// colour (those at the start, the first seat at black) are then the other way round.
+    pub fn swapped(&self) -> bool {
+        self.opening
+            .as_ref()
+            .is_some_and(|o| o.black() == OpeningSeat::Second)
+    }
+
     /// When the game next needs its timer: the running clock's flag falls, or a pending offer
     /// lapses, whichever comes first.
     pub fn due(&self) -> Option<OffsetDateTime> {

@@ -9,7 +9,9 @@
 
 use std::str::FromStr;
 
-use gomoku_rules::{Game, Point, Status, Stone};
+use gomoku_rules::opening::{Choice, Seat as OpeningSeat, Step};
+use gomoku_rules::{Game, Opening, OpeningRule, Point, Rule, Status, Stone};
+use serde::{Deserialize, Serialize};
 use sqlx::postgres::PgRow;
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Column, Row, TypeInfo};
@@ -27,7 +29,7 @@ pub const GAME_COLUMNS: &str = "g.id, g.player_id, g.mode, g.rule, g.board_size,
      g.ai_player, g.status, g.end_reason, g.move_count, g.version, g.created_at, g.updated_at, \
      g.finished_at, g.initial_ms, g.increment_ms, g.black_ms, g.white_ms, g.deadline, \
      g.takeback_offer, g.draw_offer, g.takeback_expires, g.draw_expires, g.rematch_offer, \
-     g.rematch_expires, g.rematch_game_id";
+     g.rematch_expires, g.rematch_game_id, g.opening, g.opening_steps";
 
 /// The games whose timer is due some time (a running clock, a pending offer), with the
 /// instants [`due_game`] reads.
@@ -207,6 +209,31 @@ pub fn game_row(r: &impl Columns) -> Result<GameRow, StoreError> {
         (None, None) => None,
         _ => return Err(corrupt(&id, "time control")),
     };
+    let rule: Rule = named(r, "rule", &id)?;
+    let board_size = count(r, "board_size", &id)?;
+    let opening = match (
+        optional_named::<OpeningRule>(r, "opening", &id)?,
+        r.text("opening_steps")?,
+    ) {
+        (Some(opening), Some(steps)) => Some(
+            replay_opening(board_size, rule, opening, &steps)
+                .ok_or_else(|| corrupt(&id, "opening_steps"))?,
+        ),
+        (None, None) => None,
+        _ => return Err(corrupt(&id, "opening")),
+    };
+    // The stored AI colour is the one its seat started with (see `GameRow::swapped`).
+    let swapped = opening
+        .as_ref()
+        .is_some_and(|o| o.black() == OpeningSeat::Second);
+    let ai = ai.map(|ai| AiSetting {
+        player: if swapped {
+            ai.player.opponent()
+        } else {
+            ai.player
+        },
+        ..ai
+    });
     let deadline = optional_time(r, "deadline", &id)?;
     let clock = match (
         optional_ms(r, "black_ms", &id)?,
@@ -223,8 +250,8 @@ pub fn game_row(r: &impl Columns) -> Result<GameRow, StoreError> {
     Ok(GameRow {
         player_id: r.need_text("player_id")?,
         mode,
-        rule: named(r, "rule", &id)?,
-        board_size: count(r, "board_size", &id)?,
+        rule,
+        board_size,
         ai,
         status,
         end_reason,
@@ -241,8 +268,64 @@ pub fn game_row(r: &impl Columns) -> Result<GameRow, StoreError> {
             rematch: offer(r, "rematch_offer", "rematch_expires", &id)?,
         },
         rematch_game_id: r.text("rematch_game_id")?,
+        opening,
         id,
     })
+}
+
+/// One opening step as stored: its seat and the step, e.g. `{"by":"first","place":[7,7]}`,
+/// `{"by":"second","choose":"black"}`, `{"by":"first","offer":[[7,9],...]}`.
+#[derive(Serialize, Deserialize)]
+struct StepRecord {
+    by: String,
+    #[serde(flatten)]
+    step: StepKind,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum StepKind {
+    Place([usize; 2]),
+    Choose(String),
+    Offer(Vec<[usize; 2]>),
+    Pick([usize; 2]),
+}
+
+/// The stored form of an opening's steps: a JSON list of [`StepRecord`]s.
+pub fn opening_steps_json(opening: &Opening) -> String {
+    let pair = |p: &Point| [p.row, p.col];
+    let records: Vec<StepRecord> = opening
+        .steps()
+        .iter()
+        .map(|(seat, step)| StepRecord {
+            by: seat.as_str().to_string(),
+            step: match step {
+                Step::Place(p) => StepKind::Place(pair(p)),
+                Step::Choose(c) => StepKind::Choose(c.as_str().to_string()),
+                Step::Offer(points) => StepKind::Offer(points.iter().map(pair).collect()),
+                Step::Pick(p) => StepKind::Pick(pair(p)),
+            },
+        })
+        .collect();
+    serde_json::to_string(&records).unwrap_or_else(|_| "[]".into())
+}
+
+/// The opening a game's stored steps lead to, each step taken again through the rules; None
+/// when the steps do not parse or the rules refuse one.
+fn replay_opening(size: usize, rule: Rule, opening: OpeningRule, steps: &str) -> Option<Opening> {
+    let point = |[row, col]: [usize; 2]| Point::new(row, col);
+    let mut replayed = Opening::new(size, rule, opening).ok()?;
+    for record in serde_json::from_str::<Vec<StepRecord>>(steps).ok()? {
+        let seat: OpeningSeat = record.by.parse().ok()?;
+        let step = match record.step {
+            StepKind::Place(p) => Step::Place(point(p)),
+            StepKind::Choose(c) => Step::Choose(c.parse::<Choice>().ok()?),
+            StepKind::Offer(points) => Step::Offer(points.into_iter().map(point).collect()),
+            StepKind::Pick(p) => Step::Pick(point(p)),
+        };
+        replayed.apply(seat, step).ok()?;
+    }
+    Some(replayed)
 }
 
 /// A seat of a query that selected [`SEAT_COLUMNS`]: its game's id, and where the player sits
@@ -272,7 +355,8 @@ pub fn seat_summaries<R: Columns>(summaries: &mut [Summary], rows: &[R]) -> Resu
     for r in rows {
         let (game_id, colour, seat) = seat(r)?;
         if let Some(summary) = summaries.iter_mut().find(|s| s.row.id == game_id) {
-            add_seat(&mut summary.seats, colour, seat);
+            let swapped = summary.row.swapped();
+            add_seat(&mut summary.seats, colour.map(|c| seated(c, swapped)), seat);
         }
     }
     Ok(())
@@ -286,6 +370,12 @@ pub fn stored<R: Columns>(rows: &[R], seats: Seats) -> Result<Option<StoredGame>
         return Ok(None);
     };
     let row = game_row(first)?;
+    // The stored colours are those the seats started with (see `GameRow::swapped`).
+    let seats = if row.swapped() {
+        seats.swapped()
+    } else {
+        seats
+    };
     let mut moves = Vec::with_capacity(rows.len());
     for r in rows {
         moves.extend(joined_move(r, &row.id)?);
@@ -294,12 +384,30 @@ pub fn stored<R: Columns>(rows: &[R], seats: Seats) -> Result<Option<StoredGame>
         return Err(corrupt(&row.id, "move count differs from moves"));
     }
     let game = rebuild(&row, &moves)?;
+    if let Some(opening) = &row.opening {
+        // The opening's stones are the game's first moves, all of them while it goes on.
+        let stones = opening.game().moves();
+        let fits = game.moves().get(..stones.len()) == Some(stones)
+            && (opening.is_done() || stones.len() == moves.len());
+        if !fits {
+            return Err(corrupt(&row.id, "opening stones differ from moves"));
+        }
+    }
     Ok(Some(StoredGame {
         row,
         seats,
         moves,
         game,
     }))
+}
+
+/// The colour now of a seat stored at `colour`, in a game whose opening has `swapped` them.
+fn seated(colour: Stone, swapped: bool) -> Stone {
+    if swapped {
+        colour.opponent()
+    } else {
+        colour
+    }
 }
 
 /// Seats a player read by [`seat`] (at both colours when `colour` is None).

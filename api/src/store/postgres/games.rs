@@ -20,8 +20,8 @@ use sqlx::PgConnection;
 
 use super::{announce, Store};
 use crate::store::games::rows::{
-    self, deadline_text, offer_columns, stone_value, win_line_json, Columns, DUE_GAMES,
-    GAME_COLUMNS, MOVE_COLUMNS, SEAT_COLUMNS, SUMMARY_COLUMNS,
+    self, deadline_text, offer_columns, opening_steps_json, stone_value, win_line_json, Columns,
+    DUE_GAMES, GAME_COLUMNS, MOVE_COLUMNS, SEAT_COLUMNS, SUMMARY_COLUMNS,
 };
 use crate::store::games::{
     status_clause, DueGame, Fresh, StatusFilter, StoredGame, StoredMove, Summary, Update, Written,
@@ -45,9 +45,9 @@ const COUNT_UNFINISHED: &str = "select count(*) from seats s join games g on g.i
 /// rematch's, when $27 is not null), then the creator's name.
 const INSERT_GAME: &str = "with g as (insert into games (id, player_id, mode, rule, board_size, \
     ai_level, ai_player, status, end_reason, win_line, to_move, move_count, version, created_at, \
-    updated_at, finished_at, initial_ms, increment_ms, black_ms, white_ms) \
+    updated_at, finished_at, initial_ms, increment_ms, black_ms, white_ms, opening, opening_steps) \
     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, $13, $14, $15, $16, $17, $18, \
-    $19) returning id), \
+    $19, $29, $30) returning id), \
     m as (insert into moves (game_id, ply, \"row\", col, player, played_at, clock_ms) \
     select g.id, u.* from g cross join \
     unnest($20::int[], $21::int[], $22::int[], $23::int[], $24::text[], $25::bigint[]) as u), \
@@ -60,9 +60,10 @@ const UPDATE_GAME: &str = "with up as (update games set status = $1, end_reason 
     win_line = $3, to_move = $4, move_count = $5, version = version + 1, updated_at = $6, \
     finished_at = $7, black_ms = $8, white_ms = $9, deadline = $10, takeback_offer = $11, \
     draw_offer = $12, takeback_expires = $15, draw_expires = $16, rematch_offer = $17, \
-    rematch_expires = $18, rematch_game_id = $19 where id = $13 and version = $14 returning id)";
+    rematch_expires = $18, rematch_game_id = $19, opening_steps = $20 where id = $13 \
+    and version = $14 returning id)";
 /// The number of [`UPDATE_GAME`]'s parameters.
-const UPDATE_MARKS: usize = 19;
+const UPDATE_MARKS: usize = 20;
 /// The seats of a game with their players' names.
 pub(super) const SEATS_OF_GAME: &str = "select s.game_id, s.player_id, s.colour, p.name \
     from seats s join players p on p.id = s.player_id where s.game_id = $1";
@@ -351,6 +352,8 @@ pub(super) async fn insert_fresh(
                 .as_ref()
                 .map(|(_, colour)| stone_value(*colour)),
         )
+        .bind(row.opening.as_ref().map(|o| o.rule().as_str()))
+        .bind(row.opening.as_ref().map(opening_steps_json))
         .fetch_one(&mut *conn)
         .await?)
 }
@@ -443,7 +446,8 @@ async fn run_update(
     query = query
         .bind(rematch_by)
         .bind(rematch_expires)
-        .bind(&row.rematch_game_id);
+        .bind(&row.rematch_game_id)
+        .bind(row.opening.as_ref().map(opening_steps_json));
     if update.truncate {
         query = query.bind(keep as i64);
     }

@@ -12,8 +12,8 @@ use sqlx::{Arguments, Row, SqliteConnection};
 
 use super::{Done, Store};
 use crate::store::games::rows::{
-    self, deadline_text, offer_columns, stone_value, win_line_json, DUE_GAMES, GAME_COLUMNS,
-    MOVE_COLUMNS, SEAT_COLUMNS, SUMMARY_COLUMNS,
+    self, deadline_text, offer_columns, opening_steps_json, stone_value, win_line_json, DUE_GAMES,
+    GAME_COLUMNS, MOVE_COLUMNS, SEAT_COLUMNS, SUMMARY_COLUMNS,
 };
 use crate::store::games::{
     status_clause, DueGame, Fresh, StatusFilter, StoredGame, StoredMove, Summary, Update, Written,
@@ -27,8 +27,8 @@ type Rematched = (Written, Option<Arc<StoredGame>>);
 /// Adds a game (at version 0); a `where` may follow.
 const INSERT_GAME: &str = "insert into games (id, player_id, mode, rule, board_size, ai_level, \
     ai_player, status, end_reason, win_line, to_move, move_count, version, created_at, \
-    updated_at, finished_at, initial_ms, increment_ms, black_ms, white_ms) \
-    select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?";
+    updated_at, finished_at, initial_ms, increment_ms, black_ms, white_ms, opening, \
+    opening_steps) select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?";
 /// A player's games waiting or in play (for the cap on unfinished games).
 const COUNT_UNFINISHED: &str = "select count(*) from seats s join games g on g.id = s.game_id \
     where s.player_id = ? and g.status in ('waiting', 'playing')";
@@ -36,8 +36,8 @@ const COUNT_UNFINISHED: &str = "select count(*) from seats s join games g on g.i
 const UPDATE_GAME: &str = "update games set status = ?, end_reason = ?, win_line = ?, \
     to_move = ?, move_count = ?, version = version + 1, updated_at = ?, finished_at = ?, \
     black_ms = ?, white_ms = ?, deadline = ?, takeback_offer = ?, takeback_expires = ?, \
-    draw_offer = ?, draw_expires = ?, rematch_offer = ?, rematch_expires = ?, rematch_game_id = ? \
-    where id = ? and version = ?;";
+    draw_offer = ?, draw_expires = ?, rematch_offer = ?, rematch_expires = ?, rematch_game_id = ?, \
+    opening_steps = ? where id = ? and version = ?;";
 /// Takes back moves from a ply on, if the statement before changed one row.
 const DELETE_MOVES_FROM: &str =
     "delete from moves where game_id = ? and ply >= ? and changes() = 1;";
@@ -357,6 +357,8 @@ pub(super) fn bind_insert(
     args.add(time_control.map(|tc| tc.increment_ms))?;
     args.add(row.clock.map(|c| c.black_ms))?;
     args.add(row.clock.map(|c| c.white_ms))?;
+    args.add(row.opening.as_ref().map(|o| o.rule().as_str()))?;
+    args.add(row.opening.as_ref().map(opening_steps_json))?;
     if fresh.unfinished() {
         args.add(row.player_id.clone())?;
         args.add(i64::from(cap))?;
@@ -435,6 +437,7 @@ fn bind_update(args: &mut SqliteArguments<'static>, update: &Update) -> Result<(
         args.add(expires)?;
     }
     args.add(row.rematch_game_id.clone())?;
+    args.add(row.opening.as_ref().map(opening_steps_json))?;
     args.add(row.id.clone())?;
     args.add(update.from_version)?;
     if update.truncate {
