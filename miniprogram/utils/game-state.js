@@ -18,6 +18,8 @@ const STATUS = {
   BLACK_WON: 'black_won',
   WHITE_WON: 'white_won',
   DRAW: 'draw',
+  // A rated game in which a player did not make their first move in time: over, unrated.
+  ABORTED: 'aborted',
 }
 
 /** The filters of the game list (`GET /games?status=`): games not over (waiting ones among them), and ended ones. */
@@ -27,11 +29,16 @@ const LIST_FILTER = {
 }
 
 /** The statuses of a game that has ended. */
-const FINISHED = [STATUS.BLACK_WON, STATUS.WHITE_WON, STATUS.DRAW]
+const FINISHED = [STATUS.BLACK_WON, STATUS.WHITE_WON, STATUS.DRAW, STATUS.ABORTED]
 
 /** Whether a game (a state or a list summary) has ended; one waiting for its second player has not begun. */
 function isOver(game) {
   return !!game && FINISHED.includes(game.status)
+}
+
+/** Whether a rated game ended aborted (nobody's first move in time): no winner, no rating change. */
+function isAborted(game) {
+  return !!game && (game.status === STATUS.ABORTED || game.endReason === 'aborted')
 }
 
 /** Whether a game is being played (begun and not over). */
@@ -56,7 +63,7 @@ function colourKey(colour) {
 
 /** The winner of an ended game: its `winner`, or the colour its status names (EMPTY for a draw or a game not over). */
 function winnerOf(game) {
-  if (!isOver(game) || game.status === STATUS.DRAW) return EMPTY
+  if (!isOver(game) || game.status === STATUS.DRAW || isAborted(game)) return EMPTY
   return game.winner || (game.status === STATUS.BLACK_WON ? BLACK : WHITE)
 }
 
@@ -69,6 +76,7 @@ module.exports = {
   isOver,
   isPlaying,
   isWaiting,
+  isAborted,
   opponentOf,
   colourKey,
   winnerOf,
