@@ -655,9 +655,9 @@ function puzzleDetails(p) {
 /** Where an attempt stands, in words. */
 function puzzleStatusText(p) {
   const a = p.attempt || {}
-  const change = a.ratingChange ? `，残局等级分 ${a.ratingChange.after}（${a.ratingChange.shown}）` : ''
+  const change = a.ratingChange ? `残局等级分 ${a.ratingChange.after}（${a.ratingChange.shown}）` : ''
   if (a.status === 'solved') return `解题成功！${change}`
-  if (a.status === 'failed') return `解题失败${change}`
+  if (a.status === 'failed') return change ? `解题失败，${change}` : '解题失败'
   return `轮到你了（${_stoneName(p.attacker)}），还剩 ${a.movesLeft} 手`
 }
 
