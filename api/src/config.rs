@@ -287,6 +287,29 @@ pub struct Config {
     )]
     pub offer_ttl_ms: u64,
 
+    /// How long a player of a rated game has for their first move (black from the pairing,
+    /// white from black's first move) before the game is aborted, unrated, and the abort counts
+    /// against them.
+    #[arg(
+        long,
+        env = "GOMOKU_RATED_ABORT_MS",
+        default_value_t = 30_000,
+        value_parser = clap::value_parser!(u64).range(100..=600_000),
+        global = true
+    )]
+    pub rated_abort_ms: u64,
+
+    /// How long a seek made without a live connection to `/api/v1/live` waits for one before it
+    /// is dropped.
+    #[arg(
+        long,
+        env = "GOMOKU_SEEK_GRACE_MS",
+        default_value_t = 10_000,
+        value_parser = clap::value_parser!(u64).range(100..=600_000),
+        global = true
+    )]
+    pub seek_grace_ms: u64,
+
     /// How long a rematch offer stands unanswered before it lapses: long enough for a player
     /// who left the finished game to come back and see it.
     #[arg(
@@ -396,6 +419,16 @@ impl Config {
         Duration::from_millis(self.live_idle_ms)
     }
 
+    /// How long a rated game's player has for their first move.
+    pub fn rated_abort(&self) -> Duration {
+        Duration::from_millis(self.rated_abort_ms)
+    }
+
+    /// How long a seek waits for its player's live connection.
+    pub fn seek_grace(&self) -> Duration {
+        Duration::from_millis(self.seek_grace_ms)
+    }
+
     /// How long a takeback or draw offer stands.
     pub fn offer_ttl(&self) -> Duration {
         Duration::from_millis(self.offer_ttl_ms)
@@ -470,6 +503,8 @@ mod tests {
         assert_eq!(c.live_ping(), Duration::from_secs(20));
         assert_eq!(c.live_idle(), Duration::from_secs(60));
         assert_eq!(c.offer_ttl(), Duration::from_secs(60));
+        assert_eq!(c.rated_abort(), Duration::from_secs(30));
+        assert_eq!(c.seek_grace(), Duration::from_secs(10));
         assert_eq!(c.rematch_ttl(), Duration::from_secs(600));
         assert_eq!((c.db_max_connections, c.db_min_connections), (8, 1));
         assert_eq!((c.hints_per_minute, c.hint_burst), (10, 5));

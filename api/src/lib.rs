@@ -114,6 +114,21 @@ pub async fn serve(
         Ok(running) => tracing::info!(running, "resumed the running analyses"),
         Err(e) => tracing::error!(error = %e, "could not resume the running analyses"),
     }
+    // Seeks nobody holds any more (on SQLite: all of them, this process being the only one),
+    // then this instance's pairing rounds.
+    match store::seeks::clear_left(&db).await {
+        Ok(0) => {}
+        Ok(cleared) => tracing::info!(cleared, "dropped the seeks of players gone"),
+        Err(e) => tracing::error!(error = %e, "could not drop the seeks of players gone"),
+    }
+    tokio::spawn(state.lobby.clone().run());
+    // Rated games nobody moved in are aborted, and endings left unsettled settled, by every
+    // instance (the store decides who does it).
+    tokio::spawn(games::rated::keep_sweeping(
+        db.clone(),
+        state.config.rated_abort(),
+        online::lobby::ROUND,
+    ));
     // On PostgreSQL, analyses that another instance left (stopped or killed) are taken over.
     tokio::spawn(state.analyses.clone().sweep());
     let analyses = state.analyses.clone();

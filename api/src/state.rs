@@ -1,7 +1,7 @@
 //! What the handlers share: the database, the configuration, the game service, the AI pool and
 //! the analysis tasks, the sessions, the rate limits, the WeChat client, and online play's live
-//! hub and flag timers. Cheap to clone (everything is behind `Arc` or is a handle). Each part is
-//! its own `FromRef` source, so an extractor such as
+//! hub, flag timers and matchmaking lobby. Cheap to clone (everything is behind `Arc` or is a
+//! handle). Each part is its own `FromRef` source, so an extractor such as
 //! [`Player`](crate::http::auth::Player) asks for the parts it needs rather than for all of this.
 
 use std::sync::Arc;
@@ -13,9 +13,11 @@ use crate::ai::Ai;
 use crate::analysis::Analyses;
 use crate::auth::Sessions;
 use crate::config::Config;
+use crate::games::rated::RatedBook;
 use crate::games::{Games, Terms};
 use crate::limits::Limits;
 use crate::online::hub::Hub;
+use crate::online::lobby::Lobby;
 use crate::online::timers::Timers;
 use crate::store::{Db, Watch};
 use crate::wechat::WeChat;
@@ -38,6 +40,10 @@ pub struct AppState {
     pub hub: Arc<Hub>,
     /// This process's flag timers (every instance arms its own).
     pub timers: Arc<Timers>,
+    /// The matchmaking lobby: seeks, pairing rounds, and the players' own live channels here.
+    pub lobby: Arc<Lobby>,
+    /// Which games are rated, and their ratings, as the views show them.
+    pub rated: Arc<RatedBook>,
 }
 
 impl AppState {
@@ -59,7 +65,9 @@ impl AppState {
         let hub = Hub::new(usize::from(config.live_connections_per_token), db.clone());
         let timers = Timers::new(db.clone());
         let session_recheck = db.session_recheck();
-        let watchers: Vec<Arc<dyn Watch>> = vec![hub.clone(), timers.clone()];
+        let lobby = Lobby::new(db.clone(), config.max_unfinished_games, config.seek_grace());
+        let rated = Arc::new(RatedBook::new(db.clone()));
+        let watchers: Vec<Arc<dyn Watch>> = vec![hub.clone(), timers.clone(), lobby.clone()];
         if !db.watch(watchers) {
             tracing::warn!("the database already has watchers; this state's hub stays unfed");
         }
@@ -79,6 +87,8 @@ impl AppState {
             analyses,
             hub,
             timers,
+            lobby,
+            rated,
             sessions: Arc::new(Sessions::new(
                 config.session_idle(),
                 config.session_renew_grace(),

@@ -12,7 +12,7 @@
 //!
 //! `play` holds moves (with the AI's reply in `ai` mode, and the clocks online), undo and
 //! resign; `online` the seats and offers of online games; `setup` creating, importing and
-//! deleting games.
+//! deleting games; `rated` the results and aborts of rated games.
 //!
 //! Every write goes through [`commit`] (the flag timers' too), and so every ending of a game —
 //! five in a row or a full board, a resignation, a flag fall, an agreed draw — passes through
@@ -20,6 +20,7 @@
 
 mod online;
 mod play;
+pub mod rated;
 mod setup;
 #[cfg(test)]
 mod tests;
@@ -217,7 +218,7 @@ pub async fn commit(db: &Db, change: Change, cap: u32) -> Result<Written, StoreE
     let written = stored_games::commit(db, change, cap).await?;
     if let Written::Stored(game) = &written {
         if !was_over && game.row.status.is_over() {
-            ended(game);
+            ended(db, game).await;
         }
     }
     Ok(written)
@@ -225,12 +226,16 @@ pub async fn commit(db: &Db, change: Change, cap: u32) -> Result<Written, StoreE
 
 /// The one point every ending of a game passes, once, right after the write that ended it
 /// landed (on the board, by resignation, on time, by agreement). What a finished game sets off
-/// belongs here.
-fn ended(game: &StoredGame) {
+/// belongs here: a rated game's result is applied ([`rated::settle`]; should that fail, the
+/// rated games' sweep applies it later).
+async fn ended(db: &Db, game: &StoredGame) {
     tracing::debug!(
         game = %game.row.id,
         status = game.row.status.as_str(),
         reason = ?game.row.end_reason,
         "game ended"
     );
+    if let Err(e) = rated::settle(db, game).await {
+        tracing::warn!(game = %game.row.id, error = %e, "could not settle a rated game yet");
+    }
 }

@@ -53,6 +53,15 @@ pub enum ApiError {
     /// 404: no such route.
     #[error("no such route")]
     NotFound,
+    /// 404: `GET /seeks` while the caller waits in no pool.
+    #[error("you are not seeking a game")]
+    NotSeeking,
+    /// 404: the id names no player.
+    #[error("no such player")]
+    PlayerNotFound,
+    /// 409: a seek in one pool while the caller waits in another: leave that one first.
+    #[error("you already seek a game in pool {0}; leave it first")]
+    AlreadySeeking(String),
     /// 405: the route exists but not for this method.
     #[error("method not allowed on this route")]
     MethodNotAllowed,
@@ -129,6 +138,9 @@ pub enum ApiError {
     /// 422: the move is forbidden for black under renju.
     #[error("the move is forbidden for black: {}", .0.as_str())]
     ForbiddenMove(ForbiddenKind),
+    /// 422: no pool has this rule, board size and time control.
+    #[error("no pool plays this rule, board size and time control")]
+    UnknownPool,
     /// 422: the game settings are not valid.
     #[error("invalid settings: {0}")]
     InvalidSettings(String),
@@ -206,7 +218,9 @@ impl ApiError {
             InvalidJson(_) | InvalidQuery(_) => StatusCode::BAD_REQUEST,
             Unauthorized | SessionExpired => StatusCode::UNAUTHORIZED,
             NotAPlayer => StatusCode::FORBIDDEN,
-            GameNotFound | AnalysisNotFound | NotFound => StatusCode::NOT_FOUND,
+            GameNotFound | AnalysisNotFound | NotFound | NotSeeking | PlayerNotFound => {
+                StatusCode::NOT_FOUND
+            }
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             CellOccupied
@@ -226,10 +240,12 @@ impl ApiError {
             | NothingToUndo
             | NoOffer
             | OfferPending
-            | TooManyGames(_) => StatusCode::CONFLICT,
+            | TooManyGames(_)
+            | AlreadySeeking(_) => StatusCode::CONFLICT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             OutOfBounds
+            | UnknownPool
             | ForbiddenMove(_)
             | InvalidSettings(_)
             | InvalidName(_)
@@ -252,6 +268,10 @@ impl ApiError {
             GameNotFound => "GAME_NOT_FOUND",
             AnalysisNotFound => "ANALYSIS_NOT_FOUND",
             NotFound => "NOT_FOUND",
+            NotSeeking => "NOT_SEEKING",
+            PlayerNotFound => "PLAYER_NOT_FOUND",
+            AlreadySeeking(_) => "ALREADY_SEEKING",
+            UnknownPool => "UNKNOWN_POOL",
             MethodNotAllowed => "METHOD_NOT_ALLOWED",
             RequestTimeout => "REQUEST_TIMEOUT",
             CellOccupied => "CELL_OCCUPIED",
@@ -472,6 +492,10 @@ mod tests {
             (ApiError::GameNotFound, 404, "GAME_NOT_FOUND"),
             (ApiError::AnalysisNotFound, 404, "ANALYSIS_NOT_FOUND"),
             (ApiError::NotFound, 404, "NOT_FOUND"),
+            (ApiError::NotSeeking, 404, "NOT_SEEKING"),
+            (ApiError::PlayerNotFound, 404, "PLAYER_NOT_FOUND"),
+            (ApiError::AlreadySeeking("x".into()), 409, "ALREADY_SEEKING"),
+            (ApiError::UnknownPool, 422, "UNKNOWN_POOL"),
             (ApiError::MethodNotAllowed, 405, "METHOD_NOT_ALLOWED"),
             (ApiError::CellOccupied, 409, "CELL_OCCUPIED"),
             (ApiError::GameOver, 409, "GAME_OVER"),

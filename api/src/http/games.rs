@@ -278,7 +278,10 @@ pub async fn create(
 ) -> Result<(StatusCode, Json<GameState>), ApiError> {
     let settings = body.settings()?;
     let created = state.games.create(&player.id, settings).await?;
-    Ok((StatusCode::CREATED, Json(render(&state, &created, &player))))
+    Ok((
+        StatusCode::CREATED,
+        Json(render(&state, &created, &player).await?),
+    ))
 }
 
 /// Which games a listing shows.
@@ -394,13 +397,18 @@ pub async fn list(
         None
     };
     let now = OffsetDateTime::now_utc();
-    let games = rows
-        .into_iter()
-        .map(|row| {
-            let presence = state.hub.presence(&row.row.id);
-            GameSummary::new(row, &player.id, presence, now)
-        })
-        .collect();
+    let mut games = Vec::with_capacity(rows.len());
+    for row in rows {
+        let presence = state.hub.presence(&row.row.id);
+        let rated = state.rated.of(&row.row, &row.seats).await?;
+        games.push(GameSummary::new(
+            row,
+            &player.id,
+            presence,
+            now,
+            rated.as_deref(),
+        ));
+    }
     Ok(Json(GameList { games, next_cursor }))
 }
 
@@ -423,7 +431,7 @@ pub async fn read(
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
     let stored = state.games.load(&player.id, &id).await?;
-    Ok(Json(render(&state, &stored, &player)))
+    Ok(Json(render(&state, &stored, &player).await?))
 }
 
 /// Delete a game and its moves: a local or ai game of the caller's, or an online game of theirs

@@ -21,6 +21,7 @@
 //! subscription, its viewer, the last version and presence it sent. The socket's buffers are
 //! sized for messages of a few kilobytes, so an idle connection costs a few kilobytes.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -38,19 +39,20 @@ use super::error::{ApiError, ErrorBody};
 use super::extract::GameId;
 use super::responses::{Busy, GameNotFound, Unauthorized};
 use super::view::GameState;
+use crate::games::rated::{RatedBook, RatedInfo};
 use crate::online::hub::{Event, Presence, Ticket};
 use crate::state::AppState;
 use crate::store::games::{self, StoredGame};
 
 /// The socket's read buffer: client messages are pongs and the odd text, all small.
-const READ_BUFFER: usize = 4 * 1024;
+pub(super) const READ_BUFFER: usize = 4 * 1024;
 /// Largest message or frame a client may send.
-const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
+pub(super) const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
 /// Most bytes waiting to be written before a send fails (a state of a full 19×19 board is about
 /// 12 KiB).
-const MAX_WRITE_BUFFER: usize = 256 * 1024;
+pub(super) const MAX_WRITE_BUFFER: usize = 256 * 1024;
 /// How long one send may take before the connection counts as dead.
-const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+pub(super) const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a close waits for the client's answering close before the connection is dropped.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
 
@@ -83,9 +85,22 @@ fn presence_message(presence: Presence) -> String {
 }
 
 /// The state message of `stored` for `viewer`.
-fn state_message(stored: &StoredGame, viewer: &str, presence: Presence) -> String {
-    let game = GameState::new(stored, viewer, presence, OffsetDateTime::now_utc());
+fn state_message(
+    stored: &StoredGame,
+    viewer: &str,
+    presence: Presence,
+    rated: Option<&RatedInfo>,
+) -> String {
+    let game = GameState::new(stored, viewer, presence, OffsetDateTime::now_utc(), rated);
     serde_json::to_string(&Outgoing::State { game: &game }).expect("a state serialises")
+}
+
+/// The rated state of `game`, None for an unrated game.
+async fn rated_of(rated: &RatedBook, game: &StoredGame) -> Result<Option<Arc<RatedInfo>>, Close> {
+    rated
+        .of(&game.row, &game.seats)
+        .await
+        .map_err(|_| Close::With(1011, "the game could not be read"))
 }
 
 /// Watch a game live (WebSocket).
@@ -152,7 +167,7 @@ enum Close {
 }
 
 /// Whether a read failed on a message or frame over the size limit.
-fn too_big(e: &axum::Error) -> bool {
+pub(super) fn too_big(e: &axum::Error) -> bool {
     use std::error::Error;
     matches!(
         e.source()
@@ -218,8 +233,15 @@ impl Connection {
         hub.seen(&current);
         let mut last_version = current.row.version;
         let mut last_presence = hub.presence(id);
-        self.send(state_message(&current, &self.viewer, last_presence))
-            .await?;
+        let book = self.state.rated.clone();
+        let rated = rated_of(&book, &current).await?;
+        self.send(state_message(
+            &current,
+            &self.viewer,
+            last_presence,
+            rated.as_deref(),
+        ))
+        .await?;
         self.send(presence_message(last_presence)).await?;
 
         let config = self.state.config.clone();
@@ -255,8 +277,14 @@ impl Connection {
                             }
                             last_version = update.game.row.version;
                             let you = update.game.colour_of(&self.viewer);
+                            let rated = rated_of(&book, &update.game).await?;
                             let text = update.rendered(you, || {
-                                state_message(&update.game, &self.viewer, update.presence)
+                                state_message(
+                                    &update.game,
+                                    &self.viewer,
+                                    update.presence,
+                                    rated.as_deref(),
+                                )
                             });
                             // The presence inside the state is the hub's of now; a presence
                             // message still follows if that changed what was last said in one.

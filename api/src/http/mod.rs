@@ -16,7 +16,9 @@ pub mod live;
 pub mod me;
 pub mod online;
 pub mod openapi;
+pub mod pairing;
 pub mod play;
+pub mod players;
 pub mod records;
 pub mod replay;
 pub mod responses;
@@ -65,6 +67,8 @@ pub fn app(state: AppState) -> Router {
         .merge(play::router())
         .merge(online::router())
         .merge(live::router())
+        .merge(pairing::router())
+        .merge(players::router())
         .merge(me::router())
         .merge(hint::router())
         .merge(replay::router())

@@ -58,7 +58,7 @@ pub async fn join(
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
     let joined = state.games.join(&player.id, &id).await;
-    answer(&state, &player, joined)
+    answer(&state, &player, joined).await
 }
 
 /// An action on an offer of one kind.
@@ -166,7 +166,7 @@ async fn act_in_play(
         .games
         .act_in_play(&player.id, id, kind, action, arrival)
         .await;
-    answer(state, player, acted)
+    answer(state, player, acted).await
 }
 
 /// Offer the opponent a rematch of a finished game, or act on an offer. Accepted, a new online
@@ -201,5 +201,5 @@ pub async fn rematch(
         .games
         .rematch(&player.id, &id, body.action.into(), arrival)
         .await;
-    answer(&state, &player, acted)
+    answer(&state, &player, acted).await
 }

@@ -12,13 +12,14 @@ use utoipa::{Modify, OpenApi};
 
 use super::error::{ErrorBody, ErrorDetail};
 use super::{
-    analysis, games, health, hint, live, me, online, play, records, replay, sessions, view,
+    analysis, games, health, hint, live, me, online, pairing, play, players, records, replay,
+    sessions, view,
 };
 use crate::state::AppState;
 
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Gomoku API", description = "Gomoku games: play (on one device, against the AI, or online against a friend), save and resume, undo, replay with a post-game analysis, export and import."),
+    info(title = "Gomoku API", description = "Gomoku games: play (on one device, against the AI, or online against a friend or a rated opponent from a matchmaking pool), save and resume, undo, replay with a post-game analysis, export and import; ratings, leaderboards and player cards."),
     paths(
         health::health,
         sessions::create,
@@ -43,6 +44,13 @@ use crate::state::AppState;
         analysis::read_analysis,
         records::export,
         records::import,
+        pairing::pools,
+        pairing::seek,
+        pairing::current_seek,
+        pairing::cancel_seek,
+        pairing::own_live,
+        players::leaderboard,
+        players::player_card,
         spec,
     ),
     components(schemas(ErrorBody, ErrorDetail, view::GameState, view::GameSummary)),
@@ -52,7 +60,8 @@ use crate::state::AppState;
         (name = "games", description = "Create, list, read and delete games"),
         (name = "play", description = "Moves, undo, resign and hints"),
         (name = "online", description = "Online games: join, takeback, draw and rematch offers, the live WebSocket"),
-        (name = "players", description = "The caller's display name"),
+        (name = "players", description = "The caller's display name, leaderboards and player cards"),
+        (name = "matchmaking", description = "Rated games: the pools, seeking, and the player's own live channel"),
         (name = "replay", description = "A finished or unfinished game's moves, for a replay"),
         (name = "analysis", description = "Post-game analysis: each move's evaluation, the engine's better move and a mark"),
         (name = "records", description = "Export and import game records"),
@@ -129,6 +138,11 @@ mod tests {
             "/api/v1/games/{id}/export",
             "/api/v1/games/import",
             "/api/v1/openapi.json",
+            "/api/v1/pools",
+            "/api/v1/seeks",
+            "/api/v1/live",
+            "/api/v1/leaderboard",
+            "/api/v1/players/{id}",
         ] {
             assert!(doc["paths"].get(path).is_some(), "{path} missing");
         }

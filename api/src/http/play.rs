@@ -90,7 +90,7 @@ pub async fn play(
     let arrival = now_exact();
     let asked = body.asked()?;
     let played = state.games.play(&player.id, &id, asked, arrival).await;
-    answer(&state, &player, played)
+    answer(&state, &player, played).await
 }
 
 /// Take back the last move (in `ai` mode, the person's last move and the AI's reply). Online
@@ -115,7 +115,7 @@ pub async fn undo(
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
     let undone = state.games.undo(&player.id, &id).await;
-    answer(&state, &player, undone)
+    answer(&state, &player, undone).await
 }
 
 /// Resign: the side to move (the person, in `ai` mode) loses. In an online game the caller's
@@ -141,5 +141,5 @@ pub async fn resign(
 ) -> Result<Json<GameState>, ApiError> {
     let arrival = now_exact();
     let resigned = state.games.resign(&player.id, &id, arrival).await;
-    answer(&state, &player, resigned)
+    answer(&state, &player, resigned).await
 }

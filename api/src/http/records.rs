@@ -239,7 +239,7 @@ pub async fn import(
     let imported = state.games.import(&player.id, game).await?;
     Ok((
         StatusCode::CREATED,
-        Json(render(&state, &imported, &player)),
+        Json(render(&state, &imported, &player).await?),
     ))
 }
 

@@ -21,12 +21,15 @@ use super::wire::{
     EndReasonName, ForbiddenKindName, LevelName, ModeName, RuleName, StatusName, Wire,
 };
 use crate::games;
+use crate::games::rated::RatedInfo;
 use crate::online::hub::Presence;
+use crate::ratings;
 use crate::state::AppState;
 use crate::store::games::{
     AiSetting, Clock, GameStatus, Mode, Offer, Offers, Seats, StoredGame, StoredMove, Summary,
     TimeControl,
 };
+use crate::store::ratings::{RatedState, Record};
 use crate::store::timestamp;
 
 /// A point on the board.
@@ -106,11 +109,39 @@ impl From<AiSetting> for AiView {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ResultView {
-    pub status: StatusName,
+    pub status: ShownStatus<StatusName>,
     #[schema(minimum = 1, maximum = 2)]
     pub winner: Option<u8>,
-    pub end_reason: Option<EndReasonName>,
+    pub end_reason: Option<ShownStatus<EndReasonName>>,
     pub win_line: Option<Vec<PointView>>,
+}
+
+/// "aborted": a rated game in which a player did not make their first move in time.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Aborted {
+    Aborted,
+}
+
+/// A status or end reason as the game's own, or "aborted" (rated games only; the stored game
+/// ended without a winner, and its rated record says it was aborted).
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum ShownStatus<T> {
+    Game(T),
+    Aborted(Aborted),
+}
+
+impl ResultView {
+    /// The result of an aborted rated game.
+    fn aborted() -> ResultView {
+        ResultView {
+            status: ShownStatus::Aborted(Aborted::Aborted),
+            winner: None,
+            end_reason: Some(ShownStatus::Aborted(Aborted::Aborted)),
+            win_line: None,
+        }
+    }
 }
 
 impl ResultView {
@@ -119,9 +150,9 @@ impl ResultView {
     pub fn of(stored: &StoredGame) -> ResultView {
         let outcome = stored.game.outcome();
         ResultView {
-            status: Wire(status_of(stored.row.status, &stored.game)),
+            status: ShownStatus::Game(Wire(status_of(stored.row.status, &stored.game))),
             winner: outcome.winner().map(Stone::as_u8),
-            end_reason: outcome.end_reason().map(Wire),
+            end_reason: outcome.end_reason().map(|r| ShownStatus::Game(Wire(r))),
             win_line: win_line_view(outcome.win_line()),
         }
     }
@@ -144,6 +175,8 @@ pub struct PlayerView {
     pub name: String,
     /// Whether they have a live connection to this game now.
     pub online: bool,
+    /// Their rating before the game, in a rated game; null otherwise.
+    pub rating: Option<RatingView>,
 }
 
 /// Who sits at each colour: null for a seat no one has taken yet (and for the AI's seat). The
@@ -155,12 +188,13 @@ pub struct PlayersView {
 }
 
 impl PlayersView {
-    fn new(seats: &Seats, presence: Presence) -> PlayersView {
+    fn new(seats: &Seats, presence: Presence, rated: Option<&RatedInfo>) -> PlayersView {
         let view = |colour| {
             seats.get(colour).map(|seat| PlayerView {
                 player_id: seat.player_id.clone(),
                 name: seat.name.clone(),
                 online: presence.of(colour),
+                rating: rated.map(|r| RatingView::from(r.record(colour))),
             })
         };
         PlayersView {
@@ -263,6 +297,7 @@ impl ClockView {
 /// What every view of a game shows about who plays it, for one viewer.
 struct Table<'a> {
     mode: Mode,
+    rated: Option<&'a RatedInfo>,
     seats: &'a Seats,
     offers: Offers,
     clock: Option<Clock>,
@@ -282,7 +317,7 @@ struct TableView {
 impl Table<'_> {
     fn view(&self, viewer: &str, presence: Presence, now: OffsetDateTime) -> TableView {
         TableView {
-            players: PlayersView::new(self.seats, presence),
+            players: PlayersView::new(self.seats, presence, self.rated),
             you: self.seats.you(self.mode, viewer).map(Stone::as_u8),
             offers: OffersView::new(self.offers, now),
             clock: self.clock.map(|c| ClockView::new(c, self.to_move, now)),
@@ -333,6 +368,62 @@ pub struct GameSummary {
     pub version: i64,
     pub created_at: String,
     pub updated_at: String,
+    /// Whether the game was made by a pairing and counts for the players' ratings.
+    pub rated: bool,
+    /// The pool a rated game was paired in ("freestyle/3+2"); null otherwise.
+    pub pool: Option<String>,
+    /// What a rated game's result did to each player's rating, once it is applied; null before,
+    /// for an aborted game, and for unrated games.
+    pub rating_changes: Option<RatingChangesView>,
+}
+
+/// One player's rating change: "+12", "−9" (a minus sign), "±0".
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RatingChangeView {
+    pub before: i32,
+    pub after: i32,
+    pub delta: i32,
+    pub shown: String,
+}
+
+impl RatingChangeView {
+    fn new((before, after): (f64, f64)) -> RatingChangeView {
+        let delta = ratings::delta(before, after);
+        RatingChangeView {
+            before: before.round() as i32,
+            after: after.round() as i32,
+            delta,
+            shown: ratings::shown_delta(delta),
+        }
+    }
+}
+
+/// Both players' rating changes.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RatingChangesView {
+    pub black: RatingChangeView,
+    pub white: RatingChangeView,
+}
+
+/// The rated fields of a summary: `rated`, `pool`, `ratingChanges`.
+fn rated_fields(rated: Option<&RatedInfo>) -> (bool, Option<String>, Option<RatingChangesView>) {
+    let changes = rated.and_then(|r| match r.state {
+        RatedState::Rated { black, white } => Some(RatingChangesView {
+            black: RatingChangeView::new(black),
+            white: RatingChangeView::new(white),
+        }),
+        RatedState::Pending | RatedState::Aborted => None,
+    });
+    (
+        rated.is_some(),
+        rated.map(|r| r.pool.as_str().to_string()),
+        changes,
+    )
+}
+
+/// Whether a rated game was aborted.
+fn aborted(rated: Option<&RatedInfo>) -> bool {
+    rated.is_some_and(|r| r.state == RatedState::Aborted)
 }
 
 /// The full state of a game: its summary, plus the board, the moves and black's forbidden points.
@@ -350,12 +441,13 @@ pub struct GameState {
 
 impl GameState {
     /// The state of `stored` as `viewer` (a player id) sees it, with `presence` and the clocks
-    /// as of `now`.
+    /// as of `now`; `rated` if it is a rated game.
     pub fn new(
         stored: &StoredGame,
         viewer: &str,
         presence: Presence,
         now: OffsetDateTime,
+        rated: Option<&RatedInfo>,
     ) -> GameState {
         let StoredGame {
             row,
@@ -365,6 +457,7 @@ impl GameState {
         } = stored;
         let table = Table {
             mode: row.mode,
+            rated,
             seats,
             offers: row.offers,
             clock: row.clock,
@@ -372,6 +465,8 @@ impl GameState {
             to_move: game.to_move(),
         }
         .view(viewer, presence, now);
+        let (is_rated, pool, rating_changes) = rated_fields(rated);
+        let aborted = aborted(rated);
         GameState {
             summary: GameSummary {
                 id: row.id.clone(),
@@ -379,8 +474,15 @@ impl GameState {
                 rule: Wire(row.rule),
                 board_size: row.board_size,
                 move_count: moves.len(),
-                current_player: game.to_move().map(Stone::as_u8),
-                result: ResultView::of(stored),
+                current_player: game.to_move().filter(|_| !aborted).map(Stone::as_u8),
+                result: if aborted {
+                    ResultView::aborted()
+                } else {
+                    ResultView::of(stored)
+                },
+                rated: is_rated,
+                pool,
+                rating_changes,
                 last_move: game.last_move().map(MoveView::from),
                 ai: row.ai.map(AiView::from),
                 players: table.players,
@@ -409,8 +511,15 @@ impl GameState {
 }
 
 impl GameSummary {
-    /// A listing entry as `viewer` sees it, with `presence` and the clocks as of `now`.
-    pub fn new(s: Summary, viewer: &str, presence: Presence, now: OffsetDateTime) -> GameSummary {
+    /// A listing entry as `viewer` sees it, with `presence` and the clocks as of `now`; `rated`
+    /// if it is a rated game.
+    pub fn new(
+        s: Summary,
+        viewer: &str,
+        presence: Presence,
+        now: OffsetDateTime,
+        rated: Option<&RatedInfo>,
+    ) -> GameSummary {
         let status = s.row.status;
         let winner = match status {
             GameStatus::Rules(status) => status.winner(),
@@ -418,6 +527,7 @@ impl GameSummary {
         };
         let table = Table {
             mode: s.row.mode,
+            rated,
             seats: &s.seats,
             offers: s.row.offers,
             clock: s.row.clock,
@@ -425,14 +535,23 @@ impl GameSummary {
             to_move: s.to_move,
         }
         .view(viewer, presence, now);
+        let (is_rated, pool, rating_changes) = rated_fields(rated);
+        let aborted = aborted(rated);
         GameSummary {
-            current_player: s.to_move.map(Stone::as_u8),
-            result: ResultView {
-                status: Wire(status),
-                winner: winner.map(Stone::as_u8),
-                end_reason: s.row.end_reason.map(Wire),
-                win_line: win_line_view(&s.win_line),
+            current_player: s.to_move.filter(|_| !aborted).map(Stone::as_u8),
+            result: if aborted {
+                ResultView::aborted()
+            } else {
+                ResultView {
+                    status: ShownStatus::Game(Wire(status)),
+                    winner: winner.map(Stone::as_u8),
+                    end_reason: s.row.end_reason.map(|r| ShownStatus::Game(Wire(r))),
+                    win_line: win_line_view(&s.win_line),
+                }
             },
+            rated: is_rated,
+            pool,
+            rating_changes,
             last_move: s.last_move.map(|(p, stone)| MoveView::new(p, stone)),
             players: table.players,
             you: table.you,
@@ -453,29 +572,86 @@ impl GameSummary {
     }
 }
 
-/// The state of `stored` as the caller sees it: with this process's presence, and the clocks
-/// as of now.
-pub fn render(state: &AppState, stored: &StoredGame, player: &Player) -> GameState {
-    GameState::new(
+/// The state of `stored` as the caller sees it: with this process's presence, the clocks as of
+/// now, and its rating if it is a rated game.
+pub async fn render(
+    state: &AppState,
+    stored: &StoredGame,
+    player: &Player,
+) -> Result<GameState, ApiError> {
+    let rated = state.rated.of(&stored.row, &stored.seats).await?;
+    Ok(GameState::new(
         stored,
         &player.id,
         state.hub.presence(&stored.row.id),
         OffsetDateTime::now_utc(),
-    )
+        rated.as_deref(),
+    ))
 }
 
 /// The answer of a game service call that yields a game: the game rendered for the caller, or
 /// the error; a game over that carries the game it ended in is answered with it, rendered too.
-pub fn answer(
+pub async fn answer(
     state: &AppState,
     player: &Player,
     result: Result<Arc<StoredGame>, games::Error>,
 ) -> Result<Json<GameState>, ApiError> {
     match result {
-        Ok(stored) => Ok(Json(render(state, &stored, player))),
+        Ok(stored) => Ok(Json(render(state, &stored, player).await?)),
         Err(games::Error::GameOver { game: Some(game) }) => Err(ApiError::GameOverWith(Box::new(
-            render(state, &game, player),
+            render(state, &game, player).await?,
         ))),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// A rank (段位) beside a rating.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RankView {
+    /// "3段", "4级", "新手".
+    pub name: String,
+    /// "dan", "kyu" or "novice".
+    pub tier: String,
+}
+
+/// A player's rating in one family, as every page shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RatingView {
+    /// "gomoku" (freestyle and standard) or "renju".
+    pub family: String,
+    /// Rounded to a whole point.
+    pub rating: i32,
+    /// The rating deviation, rounded.
+    pub rd: i32,
+    /// Too few games to trust yet (deviation 110 or more).
+    pub provisional: bool,
+    /// The rating as shown: "1523", or "1500?" while provisional.
+    pub shown: String,
+    pub rank: RankView,
+    pub games: u32,
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+impl From<&Record> for RatingView {
+    fn from(r: &Record) -> RatingView {
+        let rank = ratings::rank(r.rating.rating);
+        RatingView {
+            family: r.family.as_str().to_string(),
+            rating: r.rating.points(),
+            rd: r.rating.rd.round() as i32,
+            provisional: r.rating.provisional(),
+            shown: r.rating.shown(),
+            rank: RankView {
+                name: rank.name.to_string(),
+                tier: rank.tier().to_string(),
+            },
+            games: r.games,
+            wins: r.wins,
+            losses: r.losses,
+            draws: r.draws,
+        }
     }
 }

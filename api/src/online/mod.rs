@@ -2,7 +2,8 @@
 //! pure), what the actions on takeback, draw and rematch offers decide ([`offers`], pure), the
 //! live hub that carries committed changes and presence to WebSocket connections ([`hub`]), and
 //! the timers that end a game when its flag falls, and clear an offer when it lapses, with no
-//! request to notice it ([`timers`]).
+//! request to notice it ([`timers`]), and the matchmaking lobby with each player's own live
+//! channel ([`lobby`]).
 //!
 //! The hub and the timers are what only one process can know: which sockets are open here, and
 //! which timers run here. Both are fed by the store's [`Watch`](crate::store::Watch) hooks, in
@@ -13,6 +14,7 @@
 
 pub mod clock;
 pub mod hub;
+pub mod lobby;
 pub mod offers;
 pub mod timers;
 

@@ -16,6 +16,19 @@ const fn band(name: &'static str, min: i32) -> Rank {
     Rank { name, min }
 }
 
+impl Rank {
+    /// Which kind of rank: "dan" (段), "kyu" (级) or "novice" (新手).
+    pub fn tier(&self) -> &'static str {
+        if self.name.ends_with('段') {
+            "dan"
+        } else if self.name.ends_with('级') {
+            "kyu"
+        } else {
+            "novice"
+        }
+    }
+}
+
 /// Every rank from the lowest up; each runs from its `min` to the next one's.
 pub const RANKS: [Rank; 19] = [
     band("新手", i32::MIN),

@@ -133,6 +133,9 @@ pub trait Watch: Send + Sync {
     /// Time to read the other instances' presence again (every heartbeat): an instance that
     /// stopped beating is gone, with its connections.
     fn recheck_presence(&self) {}
+    /// News for one player's own live channel, from this instance or another
+    /// ([`seeks::tell`]).
+    fn player_heard(&self, _news: &seeks::PlayerNews) {}
 }
 
 /// The watchers of a database, set once (at start, before serving); shared by every clone.
@@ -177,6 +180,12 @@ impl Watchers {
     fn recheck_presence(&self) {
         for watch in self.all() {
             watch.recheck_presence();
+        }
+    }
+
+    fn player_heard(&self, news: &seeks::PlayerNews) {
+        for watch in self.all() {
+            watch.player_heard(news);
         }
     }
 }

@@ -15,6 +15,7 @@ use gomoku_rules::Stone;
 
 use super::games::rows::Columns;
 use super::{Db, StoreError};
+use crate::matchmaking::Pool;
 use crate::ratings::{self, Family, Rated, Rating, Score};
 
 /// How many players the leaderboard shows.
@@ -114,6 +115,8 @@ pub enum Settled {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RatedGame {
     pub family: Family,
+    /// The pool it was paired in.
+    pub pool: Pool,
     pub state: RatedState,
 }
 
@@ -162,6 +165,17 @@ pub async fn rated_game(db: &Db, game_id: &str) -> Result<Option<RatedGame>, Sto
     }
 }
 
+/// The rated games that may need a decision: unsettled ones that are over (their result not
+/// applied yet: an instance stopped between the ending and its settlement), unsettled ones in
+/// play before both players moved (an abort may be due), and ones marked aborted but still in
+/// play (the instance that marked one stopped before ending it).
+pub async fn unsettled(db: &Db) -> Result<Vec<String>, StoreError> {
+    match db {
+        Db::Sqlite(s) => s.unsettled().await,
+        Db::Postgres(p) => p.unsettled().await,
+    }
+}
+
 /// The `limit` highest rated players of `family` whose rating is no longer provisional, highest
 /// first (ties: fewer games first, then by id, so the order is stable).
 pub async fn leaderboard(db: &Db, family: Family, limit: usize) -> Result<Vec<Leader>, StoreError> {
@@ -169,6 +183,14 @@ pub async fn leaderboard(db: &Db, family: Family, limit: usize) -> Result<Vec<Le
         Db::Sqlite(s) => s.leaderboard(family, limit).await,
         Db::Postgres(p) => p.leaderboard(family, limit).await,
     }
+}
+
+/// `player_id`'s record in `family` (the initial one if they have played none there, or there is
+/// no such player).
+pub async fn record(db: &Db, player_id: &str, family: Family) -> Result<Record, StoreError> {
+    Ok(profile(db, player_id, 0)
+        .await?
+        .map_or_else(|| Record::new(family), |p| p.record(family)))
 }
 
 /// Player `player_id`'s profile with their `recent` latest results; None if there is no such
@@ -337,6 +359,11 @@ impl Settlement {
     }
 }
 
+/// See [`unsettled`].
+pub(super) const UNSETTLED_SQL: &str = "select r.game_id from rated_games r \
+    join games g on g.id = r.game_id where (r.result is null \
+    and (g.status not in ('waiting', 'playing') or g.move_count < 2)) \
+    or (r.result = 'aborted' and g.status = 'playing')";
 /// The changes of a rated game.
 pub(super) const CHANGES_SQL: &str =
     "select colour, rating_before, rating_after from rating_changes where game_id = $1";

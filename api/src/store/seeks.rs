@@ -15,6 +15,11 @@
 //! [`GONE_AFTER`](super::presence::GONE_AFTER); their player's next seek replaces such a seek,
 //! and the instance's row takes the rest with it when the heartbeats sweep it. A seek dies with
 //! its player's last connection when the live channel says so ([`remove`]).
+//!
+//! What the pool does to a player (paired, or their seek ended) is news for their own live
+//! channel, on whichever instance holds it: [`tell`] hands it to this process's watchers on
+//! SQLite, and announces it on the channel `gomoku_players` on PostgreSQL, which every instance's
+//! listener (this one's included) hands to its watchers.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,6 +55,109 @@ pub enum Claimed {
     /// This player already has the most unfinished games allowed: nothing written (their seek
     /// stays; what to do with it is the caller's).
     OverCap(String),
+}
+
+/// News for one player's live channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlayerNews {
+    /// A pairing made game `game_id` in `pool`, where the player holds `you`.
+    Paired {
+        player_id: String,
+        game_id: String,
+        pool: Pool,
+        you: Stone,
+    },
+    /// The player's seek left the pool otherwise.
+    SeekEnded { player_id: String, reason: SeekEnd },
+}
+
+impl PlayerNews {
+    /// The player it is for.
+    pub fn player_id(&self) -> &str {
+        match self {
+            PlayerNews::Paired { player_id, .. } | PlayerNews::SeekEnded { player_id, .. } => {
+                player_id
+            }
+        }
+    }
+
+    /// The payload announcing it: "<player> paired <game> <pool> <1|2>" or
+    /// "<player> ended <reason>" (ids and pool keys hold no space).
+    pub fn payload(&self) -> String {
+        match self {
+            PlayerNews::Paired {
+                player_id,
+                game_id,
+                pool,
+                you,
+            } => format!("{player_id} paired {game_id} {pool} {}", you.as_u8()),
+            PlayerNews::SeekEnded { player_id, reason } => {
+                format!("{player_id} ended {}", reason.as_str())
+            }
+        }
+    }
+
+    /// A payload read back; None for anything else.
+    pub fn parse(payload: &str) -> Option<PlayerNews> {
+        let mut parts = payload.split(' ');
+        let player_id = parts.next().filter(|p| !p.is_empty())?.to_string();
+        let news = match parts.next()? {
+            "paired" => PlayerNews::Paired {
+                player_id,
+                game_id: parts.next()?.to_string(),
+                pool: parts.next()?.parse().ok()?,
+                you: Stone::from_u8(parts.next()?.parse().ok()?)?,
+            },
+            "ended" => PlayerNews::SeekEnded {
+                player_id,
+                reason: parts.next()?.parse().ok()?,
+            },
+            _ => return None,
+        };
+        parts.next().is_none().then_some(news)
+    }
+}
+
+/// Why a seek left the pool other than by a pairing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeekEnd {
+    /// The player left the pool (`DELETE /seeks`).
+    Cancelled,
+    /// The player's last live connection closed, or none came in time.
+    Gone,
+    /// A pairing found the player at their cap of unfinished games.
+    TooManyGames,
+}
+
+impl SeekEnd {
+    pub const ALL: [SeekEnd; 3] = [SeekEnd::Cancelled, SeekEnd::Gone, SeekEnd::TooManyGames];
+
+    /// "cancelled", "gone", "tooManyGames": the announced and served name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeekEnd::Cancelled => "cancelled",
+            SeekEnd::Gone => "gone",
+            SeekEnd::TooManyGames => "tooManyGames",
+        }
+    }
+}
+
+impl std::str::FromStr for SeekEnd {
+    type Err = ();
+    fn from_str(s: &str) -> Result<SeekEnd, ()> {
+        gomoku_rules::by_name(&SeekEnd::ALL, SeekEnd::as_str, s).ok_or(())
+    }
+}
+
+/// Tells `news` to its player's live connections, on every instance.
+pub async fn tell(db: &Db, news: &PlayerNews) -> Result<(), StoreError> {
+    match db {
+        Db::Sqlite(s) => {
+            s.shared.watchers.player_heard(news);
+            Ok(())
+        }
+        Db::Postgres(p) => p.tell_player(&news.payload()).await,
+    }
 }
 
 /// Puts `player_id` in `pool` with their rating in its family, their colour in their last rated

@@ -61,11 +61,23 @@ impl Live {
         Live::connect_with(player.api.base(), id, Some(&player.token)).await
     }
 
+    /// Opens `player`'s own live channel (`GET /api/v1/live`: pairings, seeks ended).
+    pub async fn own(player: &Player) -> Result<Live, Refusal> {
+        let url = format!(
+            "{}/api/v1/live",
+            player.api.base().replacen("http", "ws", 1)
+        );
+        Live::connect_url(&url, Some(&player.token)).await
+    }
+
     /// Opens game `id`'s live stream on `base` with `token` as the bearer (or none).
     pub async fn connect_with(base: &str, id: &str, token: Option<&str>) -> Result<Live, Refusal> {
-        let mut request = live_url(base, id)
-            .into_client_request()
-            .expect("a WebSocket request");
+        Live::connect_url(&live_url(base, id), token).await
+    }
+
+    /// Opens the WebSocket at `url` with `token` as the bearer (or none).
+    pub async fn connect_url(url: &str, token: Option<&str>) -> Result<Live, Refusal> {
+        let mut request = url.into_client_request().expect("a WebSocket request");
         if let Some(token) = token {
             request.headers_mut().insert(
                 "authorization",
@@ -83,7 +95,7 @@ impl Live {
                     .unwrap_or(Value::Null);
                 Err(Refusal { status, body })
             }
-            Err(e) => panic!("live connection to {id} failed: {e}"),
+            Err(e) => panic!("live connection to {url} failed: {e}"),
         }
     }
 

@@ -52,6 +52,8 @@ use crate::store::{parse_timestamp, timestamp, GameNews, StoreError};
 
 /// Channel of game changes.
 pub(super) const GAMES: &str = "gomoku_games";
+/// Channel of news for one player's live channel (`store::seeks::PlayerNews`).
+pub(super) const PLAYERS: &str = "gomoku_players";
 /// How often an instance looks for instances that died since it last looked.
 pub(super) const VIGIL: Duration = Duration::from_secs(1);
 /// Pause before sending a batch again after a failure.
@@ -159,6 +161,17 @@ pub(super) fn parse(payload: &str) -> Option<Heard<'_>> {
 }
 
 impl Store {
+    /// Announces news for a player's live channel to every instance, this one included (its
+    /// listener hears it like the others'). Sent at once, not batched: pairings are few.
+    pub(in crate::store) async fn tell_player(&self, payload: &str) -> Result<(), StoreError> {
+        sqlx::query("select pg_notify($1, $2)")
+            .bind(PLAYERS)
+            .bind(payload)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Announces `payloads` to the other instances, in order; returns once they are sent, or
     /// after the busy timeout.
     pub(super) async fn announce(&self, payloads: impl IntoIterator<Item = String>) {

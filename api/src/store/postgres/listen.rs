@@ -1,7 +1,8 @@
 //! The listener of the other instances' news: one connection of its own (sqlx's `PgListener`)
 //! listening on `gomoku_games` (every committed change of a game, announced after its commit by
-//! the instance that made it: [`announce`](super::announce)) and `gomoku_presence` (each
-//! instance's live connections), handing what it hears to the watchers.
+//! the instance that made it: [`announce`](super::announce)), `gomoku_presence` (each
+//! instance's live connections) and `gomoku_players` (news for one player's live channel: a
+//! pairing, a seek ended), handing what it hears to the watchers.
 //!
 //! PostgreSQL delivers the notifications of other transactions in commit order, but only while
 //! the connection lives: what is committed while it is down is never delivered. So whenever the
@@ -20,9 +21,10 @@ use std::time::Duration;
 
 use sqlx::postgres::{PgListener, PgNotification};
 
-use super::announce::{self, Heard, GAMES};
+use super::announce::{self, Heard, GAMES, PLAYERS};
 use super::presence::parse as parse_presence;
 use super::Store;
+use crate::store::seeks::PlayerNews;
 
 /// Channel of presence.
 const PRESENCE: &str = "gomoku_presence";
@@ -69,7 +71,7 @@ async fn listening(store: &Store) -> Option<PgListener> {
             let mut listener = PgListener::connect_with(&store.listen_pool).await?;
             // A lost connection ends this listener (the loop above makes the next one).
             listener.eager_reconnect(false);
-            listener.listen_all([GAMES, PRESENCE]).await?;
+            listener.listen_all([GAMES, PRESENCE, PLAYERS]).await?;
             Ok::<_, sqlx::Error>(listener)
         };
         match attempt.await {
@@ -101,6 +103,10 @@ fn hear(store: &Store, notification: &PgNotification) {
             Some(_) => {}
             // An instance left: read who is still there.
             None => store.shared.watchers.recheck_presence(),
+        },
+        PLAYERS => match PlayerNews::parse(payload) {
+            Some(news) => store.shared.watchers.player_heard(&news),
+            None => tracing::warn!(payload, "unreadable player news"),
         },
         _ => {}
     }
