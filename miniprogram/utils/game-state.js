@@ -18,9 +18,14 @@ const STATUS = {
   BLACK_WON: 'black_won',
   WHITE_WON: 'white_won',
   DRAW: 'draw',
-  // A rated game in which a player did not make their first move in time: over, unrated.
-  ABORTED: 'aborted',
 }
+
+/**
+ * The status (and end reason) a rated game shows when a player did not make
+ * their first move in time: over, no winner, unrated. The service documents
+ * it beside the statuses (its `Aborted`), as only rated games have it.
+ */
+const ABORTED = 'aborted'
 
 /** The filters of the game list (`GET /games?status=`): games not over (waiting ones among them), and ended ones. */
 const LIST_FILTER = {
@@ -29,7 +34,7 @@ const LIST_FILTER = {
 }
 
 /** The statuses of a game that has ended. */
-const FINISHED = [STATUS.BLACK_WON, STATUS.WHITE_WON, STATUS.DRAW, STATUS.ABORTED]
+const FINISHED = [STATUS.BLACK_WON, STATUS.WHITE_WON, STATUS.DRAW, ABORTED]
 
 /** Whether a game (a state or a list summary) has ended; one waiting for its second player has not begun. */
 function isOver(game) {
@@ -38,7 +43,7 @@ function isOver(game) {
 
 /** Whether a rated game ended aborted (nobody's first move in time): no winner, no rating change. */
 function isAborted(game) {
-  return !!game && (game.status === STATUS.ABORTED || game.endReason === 'aborted')
+  return !!game && (game.status === ABORTED || game.endReason === ABORTED)
 }
 
 /** Whether a game is being played (begun and not over). */
@@ -72,6 +77,7 @@ module.exports = {
   BLACK,
   WHITE,
   STATUS,
+  ABORTED,
   LIST_FILTER,
   isOver,
   isPlaying,

@@ -59,7 +59,6 @@ const END_REASONS = {
   agreement: '双方同意',
   board_full: '棋盘已满',
   no_five_possible: '双方均无法成五',
-  aborted: '未落子取消',
 }
 
 function _label(list, value) {

@@ -118,7 +118,10 @@ const seekActions = {
   _onSeekEnded(reason) {
     if (!this.data.seeking) return
     this._endWaiting()
-    wx.showToast({title: reason === 'cancelled' ? '匹配已取消' : '匹配已结束，请重新开始', icon: 'none'})
+    let news = '匹配已结束，请重新开始'
+    if (reason === 'cancelled') news = '匹配已取消'
+    else if (reason === 'tooManyGames') news = text.errorText({code: 'TOO_MANY_GAMES'})
+    wx.showToast({title: news, icon: 'none'})
   },
 
   /** Stop waiting: the channel, the timer, and the waiting state. */

@@ -145,6 +145,10 @@ describe('names', () => {
     expect(sorted(ours())).toEqual(sorted(enumIn(schema(name))))
   })
 
+  test('game-state ABORTED is the description\'s Aborted, the rated games\' extra status', () => {
+    expect(enumIn(schema('Aborted'))).toEqual([gameState.ABORTED])
+  })
+
   test('game-state LIST_FILTER are the game list\'s status filters exactly', () => {
     const filter = description.paths['/api/v1/games'].get.parameters.find(p => p.name === 'status')
     expect(sorted(Object.values(gameState.LIST_FILTER))).toEqual(sorted(enumIn(filter)))
