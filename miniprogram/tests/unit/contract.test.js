@@ -72,8 +72,14 @@ function documentedCodes() {
   return codes
 }
 
+/**
+ * The schema `name`; a status or end reason that rated games extend with
+ * "aborted" is described as `ShownStatus_<name>` (the game's own names, or
+ * `Aborted`), whose first list is the game's own.
+ */
 function schema(name) {
-  const found = description.components.schemas[name]
+  const schemas = description.components.schemas
+  const found = schemas[name] || schemas[`ShownStatus_${name}`]
   if (!found) throw new Error(`no schema ${name} in the description`)
   return found
 }
