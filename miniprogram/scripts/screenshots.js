@@ -566,6 +566,7 @@ async function issue26Shots() {
     // Black resigns after a move each: a rated result, the change on both sides.
     await on(black, () => bp.instance._act('resign', () => api.resign(bp.data.gameId)))
     await until(() => wp.data.resultShown && bp.data.resultShown, 'the result on both phones')
+    await until(() => wp.data.result.change && bp.data.result.change, 'the rating changes on both phones')
     on(white, () => shoot('game', wp, 'match-result-up'))
     on(black, () => shoot('game', bp, 'match-result-down-dark', {dark: true}))
     const board = await open(a, ids.leaderboard)

@@ -216,6 +216,7 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, openingActions, 
       this._offerShare(changes.state)
     }
     if (changes.prev && !isOver(changes.prev) && isOver(changes.state)) this._gameOver(changes.state)
+    else if (changes.prev && isOver(changes.state) && this.data.result) this._resultNews(changes.state)
     if (text.isOnline(changes.state)) this._onlineChanged(changes.prev, changes.state, changes.byMe, changes.elapsed)
   },
 
@@ -230,6 +231,16 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, openingActions, 
     this._feedback.end(result.outcome)
     const news = text.opponentEndedText(state)
     if (news) wx.showToast({title: news, icon: 'none'})
+  },
+
+  /**
+   * A rated game's rating changes come in a later state than its end (the
+   * server applies them, then moves the version on): the result card takes
+   * them when they arrive.
+   */
+  _resultNews(state) {
+    const result = text.resultView(state)
+    if (result.change !== this.data.result.change) this.setData({result})
   },
 
   onResultClose() {

@@ -8,8 +8,9 @@
  *
  * - 匹配: A and B both seek in one pool from home; both homes move to the
  *   same new game, which both open as a rated game with their ratings on the
- *   bars; black plays and white sees the stone arrive over the socket; 排行榜
- *   and the player card open.
+ *   bars; black plays and white sees the stone arrive over the socket; the
+ *   player card opens; black resigns after a move each and both result cards
+ *   show the rating change; 排行榜 opens.
  * - The opening: A starts a game against the AI under swap2 from home and
  *   places the first stone through the page; the banner moves on.
  * - 残局: the daily puzzle opens, a move is played through the page and the
@@ -111,11 +112,24 @@ describe('匹配: two pages paired through the pool', () => {
     await black.run(() => tapPoint(blackPage, 7, 7))
     await until(() => whitePage.data.board[7][7] === 1, 'white to see black\'s stone over the socket')
     expect(whitePage.data.statusText).toBe('轮到你了（白）')
+    const white = black === A ? B : A
+    await white.run(() => tapPoint(whitePage, 6, 8))
+    await until(() => blackPage.data.board[6][8] === 2, 'black to see white\'s stone')
 
     // The opponent's card from the bar, then the leaderboard with its player card.
     await black.run(() => blackPage.instance.onPlayerTap({detail: {playerId: blackPage.data.you === 1 ? blackPage.data.whiteId : blackPage.data.blackId}}))
     await until(() => blackPage.data.cardShown, 'the player card')
     expect(blackPage.data.card.ratings.map(r => r.family)).toEqual(['五子棋', '连珠'])
+    await black.run(() => blackPage.instance.onCardClose())
+
+    // Black resigns after a move each: both result cards show the rating change once the server applied it.
+    await black.run(() => tapButton(blackPage, '认输'))
+    await until(() => blackPage.data.resultShown && whitePage.data.resultShown, 'the result on both pages')
+    await until(() => blackPage.data.result.change && whitePage.data.result.change, 'the rating changes on both pages')
+    expect(blackPage.data.result.changeDir).toBe('down')
+    expect(whitePage.data.result.changeDir).toBe('up')
+    expect(whitePage.data.result.change).toMatch(/^等级分 \d+（\+\d+）$/)
+
     const board = await open(A, leaderboardId)
     expect(board.data.loadError).toBe('')
     expect(textsOf(board, 'leaderboard', 'leaderboard__tab')).toEqual(['五子棋', '连珠'])

@@ -100,6 +100,23 @@ describe('a rated game', () => {
     page.instance.onUnload()
   })
 
+  test('the change that comes in a state after the end is added to the open result card', async () => {
+    const {page, socket} = await openRated(ratedState())
+    const ended = {status: 'white_won', winner: 2, endReason: 'resign', currentPlayer: null}
+    socket.receive({type: 'state', game: ratedState(Object.assign({version: 2}, ended))})
+    await flush()
+    const dialog = page.querySelector('#result')
+    expect(textsOf(dialog, 'result-dialog', 'result-dialog__title')).toEqual(['你已认输'])
+    expect(textsOf(dialog, 'result-dialog', 'result-dialog__change')).toEqual([])
+    socket.receive({type: 'state', game: ratedState(Object.assign({
+      version: 3, ratingChanges: {black: {before: 1523, after: 1511, delta: -12, shown: '−12'}, white: {before: 1612, after: 1624, delta: 12, shown: '+12'}},
+    }, ended))})
+    await flush()
+    expect(textsOf(dialog, 'result-dialog', 'result-dialog__change')).toEqual(['等级分 1511（−12）'])
+    expect(byClass(dialog, 'result-dialog', 'result-dialog__change--down')).toHaveLength(1)
+    page.instance.onUnload()
+  })
+
   test('an aborted game says it was cancelled and not rated', async () => {
     const {page, socket} = await openRated(ratedState())
     socket.receive({type: 'state', game: ratedState({status: 'aborted', endReason: 'aborted', winner: null, currentPlayer: null, version: 2})})
