@@ -187,7 +187,10 @@ function statusText(g, thinking) {
     return `轮到你了（${_stoneName(g.currentPlayer)}）`
   }
   if (isOnline(g) && g.you) {
-    return g.currentPlayer === g.you ? `轮到你了（${_stoneName(g.you)}）` : '等待对方落子…'
+    if (g.currentPlayer !== g.you) return '等待对方落子…'
+    // A rated game is aborted when a player's first move does not come in time (the server's 30 s).
+    const first = g.rated && !(g.moveHistory || []).some(m => m.player === g.you)
+    return `轮到你了（${_stoneName(g.you)}）${first ? ' · 请在 30 秒内落子' : ''}`
   }
   if (isOnline(g)) return `观战中 · ${colourName(g.currentPlayer)}落子`
   return `${colourName(g.currentPlayer)}落子`

@@ -111,7 +111,7 @@ describe('匹配: two pages paired through the pool', () => {
     const [black, blackPage, whitePage] = gameA.data.you === 1 ? [A, gameA, gameB] : [B, gameB, gameA]
     await black.run(() => tapPoint(blackPage, 7, 7))
     await until(() => whitePage.data.board[7][7] === 1, 'white to see black\'s stone over the socket')
-    expect(whitePage.data.statusText).toBe('轮到你了（白）')
+    expect(whitePage.data.statusText).toBe('轮到你了（白） · 请在 30 秒内落子')
     const white = black === A ? B : A
     await white.run(() => tapPoint(whitePage, 6, 8))
     await until(() => blackPage.data.board[6][8] === 2, 'black to see white\'s stone')

@@ -63,6 +63,8 @@ describe('a rated game', () => {
     expect(wx.rec.titles).toEqual(['匹配对局'])
     expect(textsOf(page, 'player-bar', 'player-bar__rating')).toEqual(['1612 · 4段', '1523 · 3段'])
     expect(page.data.whiteId).toBe('p2')
+    // Black to make the first move: the server aborts the game if it does not come in time.
+    expect(page.data.statusText).toBe('轮到你了（黑） · 请在 30 秒内落子')
     page.instance.onUnload()
   })
 
