@@ -514,6 +514,23 @@ async function gameEndShots() {
 }
 
 /**
+ * A transport answering the leaderboard with twelve sample players (the
+ * viewer, 's' + 5, among them): the shape the server sends, the data made up.
+ */
+function sampleLeaderboard() {
+  const {fakeTransport} = require('../tests/support/fake-transport')
+  const transport = fakeTransport()
+  const names = ['棋圣', '阿强', '小红', '老王', '星星', '我自己', '落子无悔', '天元', '花月', '一刀', '小白', '东风']
+  const ranks = [[1912, '7段'], [1850, '6段'], [1799, '5段'], [1761, '5段'], [1702, '4段'], [1655, '3段'], [1610, '2段'], [1577, '1段'], [1540, '1级'], [1502, '2级'], [1466, '3级'], [1431, '4级']]
+  transport.on('POST', '/api/v1/sessions', () => [201, {token: 't', playerId: 's5'}])
+  transport.on('GET', '/api/v1/leaderboard', () => [200, {family: 'gomoku', players: names.map((name, i) => ({
+    place: i + 1, playerId: `s${i}`, name,
+    rating: {family: 'gomoku', rating: ranks[i][0], rd: 60, provisional: false, shown: String(ranks[i][0]), rank: {name: ranks[i][1], tier: 'dan'}, games: 40 - i * 2, wins: 20, losses: 15, draws: 5 - (i % 3)},
+  }))}])
+  return transport
+}
+
+/**
  * The pages of issue 26, with two phones: 匹配 while waiting, the rated game
  * both pages move to, the player card, the rating change, 排行榜; the opening
  * steps against the AI; 残局.
@@ -570,7 +587,11 @@ async function issue26Shots() {
     on(white, () => shoot('game', wp, 'match-result-up'))
     on(black, () => shoot('game', bp, 'match-result-down-dark', {dark: true}))
     const board = await open(a, ids.leaderboard)
-    on(a, () => shoot('leaderboard', board, 'leaderboard', {title: '排行榜'}))
+    on(a, () => shoot('leaderboard', board, 'leaderboard-empty', {title: '排行榜'}))
+    // A board with players takes many rated games: a phone whose requests a script answers shows one.
+    const sample = createPhone('H', {transport: sampleLeaderboard()})
+    const full = await open(sample, ids.leaderboard)
+    on(sample, () => shoot('leaderboard', full, 'leaderboard-sample', {title: '排行榜'}))
   } else {
     console.warn('screenshots: this gomoku-server has no pools yet: no 匹配 shots')
   }
