@@ -631,7 +631,9 @@ function openingText(g) {
   const task = _openingTask(o)
   if (o.yourTurn) return `请${task}`
   if (g.mode === 'ai') return 'AI 开局中…'
-  return o.yourSeat ? `等待对方${task.replace(/[（(].*$/, '')}…` : `开局中：${task}`
+  // The other side's task in short: its zone and its options are theirs to read.
+  const short = o.phase === 'choose' ? '选择' : task.replace(/（.*$/, '')
+  return o.yourSeat ? `等待对方${short}…` : `开局中：${short}`
 }
 
 /** The opening rule's name for the header: 'swap2', 'Taraguchi-10'. */
