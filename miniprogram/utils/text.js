@@ -244,6 +244,7 @@ const ERRORS = {
   PLAYER_NOT_FOUND: '找不到这位棋手',
   OPENING_IN_PROGRESS: '开局还没有完成',
   OPENING_OVER: '开局已经结束',
+  NO_OPENING: '这局没有开局规则',
   WRONG_STEP: '现在不是这一步',
   OUTSIDE_ZONE: '请下在中心区域内',
   NOT_AN_OPTION: '不能这样选择',
