@@ -355,7 +355,8 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, openingActions, 
   },
 
   onUndo() {
-    if (!this.data.canUndo || this.data.pending || this.data.unsent) return Promise.resolve()
+    // The opening's stones are steps of a negotiation, not moves to take back (the server refuses).
+    if (!this.data.canUndo || this.data.pending || this.data.unsent || this.data.openingOn) return Promise.resolve()
     // Undo after a win (or a full board) reopens the game: ask first.
     const asked = this.data.over ? _ask('撤销终局的一手？', '对局已经结束，撤销后可以接着下。', '撤销') : Promise.resolve(true)
     return asked.then(confirmed => (confirmed ? this._act('undo', () => api.undo(this._id)) : null))
@@ -368,7 +369,7 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, openingActions, 
   },
 
   onHint() {
-    if (this.data.over || this.data.pending || this.data.unsent) return Promise.resolve()
+    if (this.data.over || this.data.pending || this.data.unsent || this.data.openingOn) return Promise.resolve()
     this.setData({pending: 'hint'})
     return api.hint(this._id).then(h => {
       const size = this.data.board.length

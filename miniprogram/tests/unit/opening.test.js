@@ -45,6 +45,10 @@ describe('the opening steps', () => {
   test('place: the banner says which stone and where, the zone is tinted, a tap outside it is refused here', async () => {
     const page = await openGame(openingState('place', {stone: 1, left: 3, zone: {side: 5}}))
     expect(banner(page)).toEqual(['请放置第 1 颗黑子（中心 5×5 内）'])
+    // No 悔棋 or 提示 while the opening lasts.
+    await page.instance.onHint()
+    await page.instance.onUndo()
+    expect(transport.calls('GET', '/hint')).toHaveLength(0)
     expect(board(page).data.zone).toBe(5)
     // 25 points of the 15×15 board lie in the central 5×5 square.
     expect(byClass(board(page), 'board', 'board__cell--zone')).toHaveLength(25)
