@@ -332,7 +332,8 @@ async function onlineShots() {
 const TARGETS = [
   'btn', 'option-group__item', 'home__rules', 'home__item', 'home__more', 'replay__speed', 'replay__reveal',
   'move-list__item', 'eval-graph__bar', 'replay__line-move', 'game__action', 'board__cell', 'invite-card__share',
-  'name-sheet__input', 'rules-card__action',
+  'name-sheet__input', 'rules-card__action', 'home__pool', 'home__link', 'player-bar--tappable',
+  'player-card__close', 'leaderboard__tab', 'leaderboard__row', 'game__opening-action', 'puzzles__action',
 ]
 
 function measure(tag, page, name, {width = 320, dark = false} = {}) {
