@@ -26,6 +26,13 @@
  * each page's HTML is photographed by headless Chromium at 2× pixel density.
  * The dark shots apply the app's prefers-color-scheme: dark rules.
  *
+ * The pages of issue 26 (`npm run screenshots -- issue26` takes only these):
+ * home's 匹配 while waiting, a rated game paired through the pool with the
+ * ratings on the bars, the player card, the result with the rating change,
+ * 排行榜; the opening steps (swap2's first stone, Taraguchi-10's zone); and
+ * 残局 (the daily puzzle, a failed attempt, its solution) — each where the
+ * server has it.
+ *
  * Needs: chromium (CHROMIUM_BIN, default /usr/bin/chromium) and the server
  * binary (GOMOKU_SERVER_BIN, default <repo>/target/debug/gomoku-server).
  */
@@ -70,7 +77,7 @@ const settings = require('../utils/settings')
 const {loadPage, loadedIds, openPage, launchPage, simulate} = require('../tests/support/harness')
 const {install, lastQuery} = require('../tests/support/wx')
 const {lossyTransport} = require('../tests/support/http')
-const {tempDatabase, startServer, serverPlaysOnline, serverHasRematch} = require('../tests/support/server')
+const {tempDatabase, startServer, serverPlaysOnline, serverHasRematch, serverHas26} = require('../tests/support/server')
 const {settle, tapPoint, tapButton, until} = require('../tests/support/e2e')
 const {installPhones, createPhone} = require('../tests/support/phones')
 const api = require('../services/api')
@@ -86,7 +93,10 @@ if (!cjk.stdout || !cjk.stdout.trim()) {
   console.warn('screenshots: no Chinese font found, text will show as boxes: apt-get install -y fonts-noto-cjk')
 }
 
-const ids = {home: loadPage('home'), game: loadPage('game'), replay: loadPage('replay')}
+const ids = {
+  home: loadPage('home'), game: loadPage('game'), replay: loadPage('replay'),
+  leaderboard: loadPage('leaderboard'), puzzles: loadPage('puzzles'),
+}
 // simulate puts a component's WXSS into the document when it is first rendered.
 Object.values(loadedIds()).forEach(id => simulate.render(id))
 
@@ -322,7 +332,8 @@ async function onlineShots() {
 const TARGETS = [
   'btn', 'option-group__item', 'home__rules', 'home__item', 'home__more', 'replay__speed', 'replay__reveal',
   'move-list__item', 'eval-graph__bar', 'replay__line-move', 'game__action', 'board__cell', 'invite-card__share',
-  'name-sheet__input', 'rules-card__action',
+  'name-sheet__input', 'rules-card__action', 'home__pool', 'home__link', 'player-bar--tappable',
+  'player-card__close', 'leaderboard__tab', 'leaderboard__row', 'game__opening-action', 'puzzles__action',
 ]
 
 function measure(tag, page, name, {width = 320, dark = false} = {}) {
@@ -503,8 +514,148 @@ async function gameEndShots() {
   for (const [phone, page] of [[a, pa], [b, pb], [a, nextA], [b, next]]) on(phone, () => page.instance.onUnload())
 }
 
+/**
+ * A transport answering the leaderboard with twelve sample players (the
+ * viewer, 's' + 5, among them): the shape the server sends, the data made up.
+ */
+function sampleLeaderboard() {
+  const {fakeTransport} = require('../tests/support/fake-transport')
+  const transport = fakeTransport()
+  const names = ['棋圣', '阿强', '小红', '老王', '星星', '我自己', '落子无悔', '天元', '花月', '一刀', '小白', '东风']
+  const ranks = [[1912, '7段'], [1850, '6段'], [1799, '5段'], [1761, '5段'], [1702, '4段'], [1655, '3段'], [1610, '2段'], [1577, '1段'], [1540, '1级'], [1502, '2级'], [1466, '3级'], [1431, '4级']]
+  transport.on('POST', '/api/v1/sessions', () => [201, {token: 't', playerId: 's5'}])
+  transport.on('GET', '/api/v1/leaderboard', () => [200, {family: 'gomoku', players: names.map((name, i) => ({
+    place: i + 1, playerId: `s${i}`, name,
+    rating: {family: 'gomoku', rating: ranks[i][0], rd: 60, provisional: false, shown: String(ranks[i][0]), rank: {name: ranks[i][1], tier: 'dan'}, games: 40 - i * 2, wins: 20, losses: 15, draws: 5 - (i % 3)},
+  }))}])
+  return transport
+}
+
+/**
+ * The pages of issue 26, with two phones: 匹配 while waiting, the rated game
+ * both pages move to, the player card, the rating change, 排行榜; the opening
+ * steps against the AI; 残局.
+ */
+async function issue26Shots() {
+  const has = serverHas26()
+  installPhones()
+  const [a, b] = ['F', 'G'].map(name => createPhone(name))
+  for (const [phone, name] of [[a, '阿明'], [b, '小红']]) {
+    phone.rec.storage.set('gomoku.settings', JSON.stringify({confirm: 'off', muted: true, nameAsked: true, rulesSeen: true}))
+    await phone.run(() => api.ensureSession().then(() => api.setName(name)))
+  }
+  const on = (phone, fn) => phone.run(fn)
+  const opened = []
+  const open = async (phone, id, query) => {
+    const page = await phone.open(id, query)
+    opened.push([phone, page])
+    return page
+  }
+  const gameOf = phone => decodeURIComponent(phone.rec.navigations.filter(n => n.url.includes('game?id=')).pop().url.split('id=')[1])
+
+  if (has.pools) {
+    const homeA = await open(a, ids.home)
+    const homeB = await open(b, ids.home)
+    const pool = homeA.data.pools[1].pool
+    for (const [phone, home] of [[a, homeA], [b, homeB]]) on(phone, () => home.instance.onPoolTap({currentTarget: {dataset: {pool}}}))
+    await on(a, () => tapButton(homeA, '开始匹配'))
+    await until(() => homeA.data.seeking, 'A waiting in the pool')
+    await on(a, () => homeA.instance._loadPools())
+    on(a, () => shoot('home', homeA, 'match-seeking', {title: '五子棋', height: 1500}))
+    on(a, () => shoot('home', homeA, 'match-seeking-dark', {title: '五子棋', height: 1500, dark: true}))
+    await on(b, () => tapButton(homeB, '开始匹配'))
+    await until(() => !homeA.data.seeking && !homeB.data.seeking, 'the pairing')
+    const id = gameOf(a)
+    const pa = await open(a, ids.game, {id})
+    const pb = await open(b, ids.game, {id})
+    const live = page => until(() => page.instance._live && page.instance._live.live, 'a live connection')
+    await live(pa)
+    await live(pb)
+    const [black, bp, white, wp] = pa.data.you === 1 ? [a, pa, b, pb] : [b, pb, a, pa]
+    await on(black, () => tapPoint(bp, 7, 7))
+    await until(() => wp.data.board[7][7] === 1, 'white to see the stone')
+    on(white, () => shoot('game', wp, 'match-rated-game'))
+    await on(white, () => wp.instance.onPlayerTap({detail: {playerId: wp.data.you === 1 ? wp.data.whiteId : wp.data.blackId}}))
+    await until(() => wp.data.cardShown, 'the player card')
+    on(white, () => shoot('game', wp, 'match-player-card'))
+    on(white, () => wp.instance.onCardClose())
+    await on(white, () => tapPoint(wp, 6, 8))
+    await until(() => bp.data.board[6][8] === 2, 'black to see the stone')
+    // Black resigns after a move each: a rated result, the change on both sides.
+    await on(black, () => bp.instance._act('resign', () => api.resign(bp.data.gameId)))
+    await until(() => wp.data.resultShown && bp.data.resultShown, 'the result on both phones')
+    await until(() => wp.data.result.change && bp.data.result.change, 'the rating changes on both phones')
+    on(white, () => shoot('game', wp, 'match-result-up'))
+    on(black, () => shoot('game', bp, 'match-result-down-dark', {dark: true}))
+    const board = await open(a, ids.leaderboard)
+    on(a, () => shoot('leaderboard', board, 'leaderboard-empty', {title: '排行榜'}))
+    // A board with players takes many rated games: a phone whose requests a script answers shows one.
+    const sample = createPhone('H', {transport: sampleLeaderboard()})
+    const full = await open(sample, ids.leaderboard)
+    on(sample, () => shoot('leaderboard', full, 'leaderboard-sample', {title: '排行榜'}))
+  } else {
+    console.warn('screenshots: this gomoku-server has no pools yet: no 匹配 shots')
+  }
+
+  if (has.opening) {
+    const home = await open(a, ids.home)
+    const start = async (rule, opening) => {
+      on(a, () => {
+        home.instance.setData({starting: false})
+        home.instance.onModeChange({detail: {value: 'ai'}})
+        home.instance.onLevelChange({detail: {value: 'easy'}})
+        home.instance.onRuleChange({detail: {value: rule}})
+        home.instance.onOpeningChange({detail: {value: opening}})
+      })
+      const before = a.rec.navigations.length
+      await on(a, () => tapButton(home, '开始对局'))
+      await until(() => a.rec.navigations.length > before, 'the new game')
+      return open(a, ids.game, {id: gameOf(a)})
+    }
+    on(a, () => shoot('home', home, 'opening-settings', {title: '五子棋'}))
+    const swap2 = await start('freestyle', 'swap2')
+    await on(a, () => tapPoint(swap2, 7, 7))
+    await until(() => swap2.data.board[7][7] && !swap2.data.pending, 'the first stone')
+    on(a, () => shoot('game', swap2, 'opening-swap2-place'))
+    const taraguchi = await start('renju', 'taraguchi10')
+    on(a, () => shoot('game', taraguchi, 'opening-taraguchi-zone'))
+  } else {
+    console.warn('screenshots: this gomoku-server has no opening rules yet: no opening shots')
+  }
+
+  if (has.puzzles) {
+    const page = await open(b, ids.puzzles)
+    on(b, () => shoot('puzzles', page, 'puzzle-daily', {title: '每日残局'}))
+    const n = page.data.board.length
+    const corner = [[0, 0], [0, n - 1], [n - 1, 0], [n - 1, n - 1]].find(([r, c]) => !page.data.board[r][c])
+    await on(b, () => tapPoint(page, corner[0], corner[1]))
+    await until(() => !page.data.pending, 'the answer')
+    on(b, () => shoot('puzzles', page, 'puzzle-failed', {title: '每日残局'}))
+    if (page.data.hasSolution) {
+      on(b, () => page.instance.onShowSolution())
+      on(b, () => page.instance.onSolutionNext())
+      on(b, () => shoot('puzzles', page, 'puzzle-solution-dark', {title: '每日残局', dark: true}))
+    }
+  } else {
+    console.warn('screenshots: this gomoku-server has no puzzles yet: no 残局 shots')
+  }
+  for (const [phone, page] of opened) on(phone, () => page.instance.onUnload && page.instance.onUnload())
+}
+
 async function main() {
   fs.mkdirSync(OUT, {recursive: true})
+  if (process.argv[2] === 'issue26') {
+    const db = tempDatabase()
+    const server = await startServer(db.file)
+    config.baseUrl = server.baseUrl
+    try {
+      await issue26Shots()
+    } finally {
+      await server.stop()
+      fs.rmSync(db.dir, {recursive: true, force: true})
+    }
+    return
+  }
   const db = tempDatabase()
   const transport = lossyTransport()
   const wx = install(transport)
@@ -600,6 +751,7 @@ async function main() {
     if (serverPlaysOnline() && serverHasRematch()) {
       await onlineShots()
       await gameEndShots()
+      await issue26Shots()
     } else {
       console.warn('screenshots: this gomoku-server does not play online games with the rematch yet: no 好友对战 shots')
     }

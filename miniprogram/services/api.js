@@ -12,8 +12,9 @@
  * game kept, nothing said), or with a new player, which the app says once.
  * Requests failing together with the same old token share one renewal.
  *
- * An online game's news comes over a WebSocket (openLive); the live
- * connection itself is kept by services/live.js.
+ * An online game's news comes over a WebSocket (openLive), and the player's
+ * own news (a pairing from the pool) over another (openPlayerLive); both
+ * connections are kept by services/live.js.
  */
 const config = require('../config')
 const {request} = require('./request')
@@ -242,6 +243,67 @@ function rematch(id, action) {
   return _offer(id, 'rematch', action)
 }
 
+/** POST /games/{id}/opening with one opening step ({step: 'place', row, col} …) → the new state. */
+function openingStep(id, step) {
+  return _authed('POST', `/games/${_id(id)}/opening`, step)
+}
+
+// --- The pool, ratings and puzzles (issue 26)
+
+/** GET /pools → {pools: [{pool, rule, boardSize, timeControl, waiting}]}, in the server's fixed order. */
+function listPools() {
+  return _authed('GET', '/pools')
+}
+
+/**
+ * POST /seeks {rule, boardSize, timeControl} → {seek}: wait in that pool
+ * (201, or 200 with the seek already there). Another pool's seek is 409
+ * ALREADY_SEEKING. The seek lives as long as the player's live channel.
+ */
+function startSeek(pool) {
+  return _authed('POST', '/seeks', {rule: pool.rule, boardSize: pool.boardSize, timeControl: pool.timeControl})
+}
+
+/** DELETE /seeks → null (204, also when there was none). */
+function cancelSeek() {
+  return _authed('DELETE', '/seeks')
+}
+
+/** GET /leaderboard?rule= → {family, players: [{place, playerId, name, rating}]}. */
+function leaderboard(rule) {
+  return _authed('GET', '/leaderboard', {rule})
+}
+
+/** GET /players/{id} → the player card: {playerId, name, ratings, puzzle, recent}. */
+function getPlayer(playerId) {
+  return _authed('GET', `/players/${_id(playerId)}`)
+}
+
+/** GET /puzzles/daily → the day's puzzle (a PuzzleView with the player's attempt). */
+function dailyPuzzle() {
+  return _authed('GET', '/puzzles/daily')
+}
+
+/** GET /puzzles/next → a puzzle near the player's puzzle rating. */
+function nextPuzzle(rule) {
+  return _authed('GET', '/puzzles/next', rule ? {rule} : undefined)
+}
+
+/** GET /puzzles/{id} → the puzzle with the player's attempt. */
+function getPuzzle(id) {
+  return _authed('GET', `/puzzles/${_id(id)}`)
+}
+
+/** POST /puzzles/{id}/moves {row, col} → the puzzle after the attacker's move and the server's defence. */
+function puzzleMove(id, row, col) {
+  return _authed('POST', `/puzzles/${_id(id)}/moves`, {row, col})
+}
+
+/** POST /puzzles/{id}/retry → a fresh attempt (unrated after the first). */
+function retryPuzzle(id) {
+  return _authed('POST', `/puzzles/${_id(id)}/retry`)
+}
+
 /** The WebSocket URL of a game's live stream: the base URL with ws(s) for http(s). */
 function liveUrl(id) {
   return `${config.baseUrl.replace(/^http/, 'ws')}${PREFIX}/games/${_id(id)}/live`
@@ -261,6 +323,26 @@ function openLive(id) {
     header: {Authorization: `Bearer ${session.token}`},
     tcpNoDelay: true,
     fail: () => {}, // reported through the task's onError/onClose as well
+  }))
+}
+
+/** The WebSocket URL of the player's own channel (pairings from the pool). */
+function playerLiveUrl() {
+  return `${config.baseUrl.replace(/^http/, 'ws')}${PREFIX}/live`
+}
+
+/**
+ * Open GET /live, the player's own news, as a WebSocket with the session's
+ * bearer token → a promise of the SocketTask, whose messages are `{type:
+ * 'hello', seek}`, `{type: 'paired', gameId, pool, you}` and `{type:
+ * 'seekEnded', reason}`. While it is open a seek stays in its pool.
+ */
+function openPlayerLive() {
+  return ensureSession().then(session => wx.connectSocket({
+    url: playerLiveUrl(),
+    header: {Authorization: `Bearer ${session.token}`},
+    tcpNoDelay: true,
+    fail: () => {},
   }))
 }
 
@@ -290,4 +372,17 @@ module.exports = {
   OFFER_ACTIONS,
   liveUrl,
   openLive,
+  openingStep,
+  listPools,
+  startSeek,
+  cancelSeek,
+  leaderboard,
+  getPlayer,
+  dailyPuzzle,
+  nextPuzzle,
+  getPuzzle,
+  puzzleMove,
+  retryPuzzle,
+  playerLiveUrl,
+  openPlayerLive,
 }

@@ -1,7 +1,8 @@
 /**
- * The live connection of one online game page: one WebSocket to the game's
- * `/live` stream (services/api.js openLive) while the page is shown, and
- * reconnection when it drops.
+ * The live connections: one WebSocket to an online game's `/live` stream
+ * (services/api.js openLive) while its page is shown, and the player's own
+ * channel `/api/v1/live` (openPlayerLive) while home waits in the pool —
+ * both with reconnection when they drop.
  *
  * The socket only brings news: every `state` message is the whole game with
  * its `version`, so a page that missed messages, or reconnected, is right
@@ -26,13 +27,11 @@ function backoffMs(failures) {
 }
 
 /**
- * @param {string} gameId
- * @param {object} handlers
- * @param {function} handlers.onState    (game) for each `state` message
- * @param {function} handlers.onPresence ({black, white, spectators}) for each `presence` message
- * @param {function} handlers.onStatus   ('live' | 'down') when the connection comes up or is lost
+ * One socket kept open with reconnection: `open()` makes a promise of a
+ * SocketTask, `onMessage(msg)` gets each parsed message, `onStatus` says
+ * 'live' (the first message of a connection) and 'down' (once per outage).
  */
-function createLive(gameId, {onState, onPresence, onStatus}) {
+function _channel(open, onMessage, onStatus) {
   let running = false
   let task = null // the socket task in use, or null
   let timer = null // the pending reconnection, or null
@@ -82,8 +81,7 @@ function createLive(gameId, {onState, onPresence, onStatus}) {
       failures = 0
       onStatus('live')
     }
-    if (msg.type === 'state' && msg.game) onState(msg.game)
-    else if (msg.type === 'presence') onPresence(msg)
+    onMessage(msg)
   }
 
   function _connect() {
@@ -91,7 +89,7 @@ function createLive(gameId, {onState, onPresence, onStatus}) {
     const placeholder = {close: () => {}}
     // Until the session is known and the socket made, a stop() or a newer connect must win.
     task = placeholder
-    api.openLive(gameId).then(socket => {
+    open().then(socket => {
       if (task !== placeholder) {
         socket.close({code: 1000, reason: 'superseded', fail: () => {}})
         return
@@ -137,4 +135,36 @@ function createLive(gameId, {onState, onPresence, onStatus}) {
   }
 }
 
-module.exports = {createLive, backoffMs, FIRST_DELAY_MS, MAX_DELAY_MS}
+/**
+ * @param {string} gameId
+ * @param {object} handlers
+ * @param {function} handlers.onState    (game) for each `state` message
+ * @param {function} handlers.onPresence ({black, white, spectators}) for each `presence` message
+ * @param {function} handlers.onStatus   ('live' | 'down') when the connection comes up or is lost
+ */
+function createLive(gameId, {onState, onPresence, onStatus}) {
+  return _channel(() => api.openLive(gameId), msg => {
+    if (msg.type === 'state' && msg.game) onState(msg.game)
+    else if (msg.type === 'presence') onPresence(msg)
+  }, onStatus)
+}
+
+/**
+ * The player's own channel, kept open while home waits in the pool (the
+ * server drops a seek with the player's last connection, so a reconnection
+ * matters: the `hello` after it says whether the seek is still there).
+ * @param {object} handlers
+ * @param {function} handlers.onHello     (seek | null) on each connection
+ * @param {function} handlers.onPaired    ({gameId, pool, you}) when the pool paired the player
+ * @param {function} handlers.onSeekEnded (reason) when the seek went otherwise
+ * @param {function} handlers.onStatus    ('live' | 'down')
+ */
+function createPlayerLive({onHello, onPaired, onSeekEnded, onStatus}) {
+  return _channel(() => api.openPlayerLive(), msg => {
+    if (msg.type === 'hello') onHello(msg.seek || null)
+    else if (msg.type === 'paired' && msg.gameId) onPaired(msg)
+    else if (msg.type === 'seekEnded') onSeekEnded(msg.reason)
+  }, onStatus)
+}
+
+module.exports = {createLive, createPlayerLive, backoffMs, FIRST_DELAY_MS, MAX_DELAY_MS}

@@ -20,6 +20,13 @@ const STATUS = {
   DRAW: 'draw',
 }
 
+/**
+ * The status (and end reason) a rated game shows when a player did not make
+ * their first move in time: over, no winner, unrated. The service documents
+ * it beside the statuses (its `Aborted`), as only rated games have it.
+ */
+const ABORTED = 'aborted'
+
 /** The filters of the game list (`GET /games?status=`): games not over (waiting ones among them), and ended ones. */
 const LIST_FILTER = {
   PLAYING: 'playing',
@@ -27,11 +34,16 @@ const LIST_FILTER = {
 }
 
 /** The statuses of a game that has ended. */
-const FINISHED = [STATUS.BLACK_WON, STATUS.WHITE_WON, STATUS.DRAW]
+const FINISHED = [STATUS.BLACK_WON, STATUS.WHITE_WON, STATUS.DRAW, ABORTED]
 
 /** Whether a game (a state or a list summary) has ended; one waiting for its second player has not begun. */
 function isOver(game) {
   return !!game && FINISHED.includes(game.status)
+}
+
+/** Whether a rated game ended aborted (nobody's first move in time): no winner, no rating change. */
+function isAborted(game) {
+  return !!game && (game.status === ABORTED || game.endReason === ABORTED)
 }
 
 /** Whether a game is being played (begun and not over). */
@@ -56,7 +68,7 @@ function colourKey(colour) {
 
 /** The winner of an ended game: its `winner`, or the colour its status names (EMPTY for a draw or a game not over). */
 function winnerOf(game) {
-  if (!isOver(game) || game.status === STATUS.DRAW) return EMPTY
+  if (!isOver(game) || game.status === STATUS.DRAW || isAborted(game)) return EMPTY
   return game.winner || (game.status === STATUS.BLACK_WON ? BLACK : WHITE)
 }
 
@@ -65,10 +77,12 @@ module.exports = {
   BLACK,
   WHITE,
   STATUS,
+  ABORTED,
   LIST_FILTER,
   isOver,
   isPlaying,
   isWaiting,
+  isAborted,
   opponentOf,
   colourKey,
   winnerOf,

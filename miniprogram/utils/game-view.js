@@ -4,7 +4,9 @@
  * out, the board goes cell by cell ('board[7][8]': 1) once the page has one
  * of the same size, and points the board only looks up go as cell indices
  * (the last move is 112, a winning line "108 109 110 111 112"). An online
- * game adds the viewer's seat, presence and offers.
+ * game adds the viewer's seat, presence and offers, a rated one the ratings
+ * and ids on the player bars; a game with an opening rule adds the opening's
+ * step while it lasts.
  */
 const {diffBoard, sameSize, pointsKey, pointIndex, numbersFromMoves} = require('./board')
 const {EMPTY, WHITE, isOver, isPlaying, isWaiting, opponentOf} = require('./game-state')
@@ -66,7 +68,40 @@ function _onlineView(state) {
     canTakeback: playing && !!you && mine && !by('takeback'),
     canDraw: playing && !!you && !by('draw'),
     rematchGameId: state.rematchGameId || '',
+    // A rated game: each player's rating before it, and their id for the player card.
+    blackRating: text.ratingText(players.black && players.black.rating),
+    whiteRating: text.ratingText(players.white && players.white.rating),
+    blackId: (state.rated && players.black && players.black.playerId) || '',
+    whiteId: (state.rated && players.white && players.white.playerId) || '',
     rematchText: _rematchText(state, offerIn, rematchOpen && by('rematch') === you),
+  }
+}
+
+/** The opening phases in which the viewer taps the board: a stone, a fifth-move offer, the pick. */
+const BOARD_PHASES = ['place', 'offer', 'pick']
+
+/**
+ * The opening's step as the page shows it while it lasts (`openingOn`): the
+ * banner's words, whether it is the viewer's to act (`openingMine`) and by
+ * a tap on the board (`openingTap`), the zone to tint, the choices to offer,
+ * how many fifth moves to offer, and the offered points to pick from.
+ */
+function openingView(state) {
+  const o = state.opening
+  if (!o || o.phase === 'done') {
+    return {openingOn: false, openingText: '', openingMine: false, openingTap: false, openingPhase: '', openingZone: 0, openingChoices: [], openingCount: 0, openingOffers: []}
+  }
+  const mine = !!o.yourTurn && isPlaying(state)
+  return {
+    openingOn: true,
+    openingText: text.openingText(state),
+    openingMine: mine,
+    openingTap: mine && BOARD_PHASES.includes(o.phase),
+    openingPhase: o.phase,
+    openingZone: o.phase === 'place' && o.zone ? o.zone.side : 0,
+    openingChoices: mine && o.phase === 'choose' ? (o.options || []).map(value => ({value, label: text.OPENING_CHOICES[value] || value})) : [],
+    openingCount: o.phase === 'offer' ? o.count : 0,
+    openingOffers: o.phase === 'pick' ? (o.offers || []).map(p => ({row: p.row, col: p.col})) : [],
   }
 }
 
@@ -99,6 +134,7 @@ function gameView(state, {numbers = false} = {}) {
     whiteName: names.white,
   }
   if (text.isOnline(state)) Object.assign(view, _onlineView(state))
+  Object.assign(view, openingView(state))
   if (numbers) view.numbers = numbersFromMoves(state.boardSize, state.moveHistory || [])
   return view
 }
@@ -172,4 +208,4 @@ function offerNews(prev, state, elapsedMs = 0) {
   return ''
 }
 
-module.exports = {gameView, gameHeader, gamePatch, canUndo, offerBy, offerNews}
+module.exports = {gameView, gameHeader, gamePatch, canUndo, offerBy, offerNews, openingView}

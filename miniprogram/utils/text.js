@@ -4,7 +4,7 @@
  * Chinese first, as the player sees it.
  */
 const {timeControlText} = require('./clock')
-const {EMPTY, BLACK, WHITE, STATUS, isOver, isPlaying, isWaiting, opponentOf, colourKey, winnerOf} = require('./game-state')
+const {EMPTY, BLACK, WHITE, STATUS, isOver, isPlaying, isWaiting, isAborted, opponentOf, colourKey, winnerOf} = require('./game-state')
 
 const RULES = [
   {value: 'freestyle', label: '无禁手', note: '五连或更长即胜'},
@@ -98,6 +98,7 @@ function isOnline(g) {
  * seat in): short enough for the navigation bar beside the capsule button.
  */
 function shortTitle(g) {
+  if (isOnline(g) && g.rated) return g.you ? '匹配对局' : '观战'
   if (isOnline(g)) return g.you ? '好友对战' : '观战'
   return g.mode === 'ai' && g.ai ? `人机 · ${levelLabel(g.ai.level)}` : '双人'
 }
@@ -157,6 +158,7 @@ function _who(g, player) {
  */
 function resultText(g) {
   if (!isOver(g)) return ''
+  if (isAborted(g)) return ABORTED_TEXT
   const reason = END_REASONS[g.endReason] || ''
   if (g.status === STATUS.DRAW) return reason ? `和棋 · ${reason}` : '和棋'
   const winner = winnerOf(g)
@@ -179,12 +181,16 @@ function statusText(g, thinking) {
   if (!g) return '加载中…'
   if (isWaiting(g)) return '等待好友加入…'
   if (!isPlaying(g)) return resultText(g)
+  if (g.opening && g.opening.phase !== 'done') return `${openingName(g.opening.rule)} 开局中`
   if (g.mode === 'ai' && g.ai) {
     if (thinking || g.currentPlayer === g.ai.player) return 'AI 思考中…'
     return `轮到你了（${_stoneName(g.currentPlayer)}）`
   }
   if (isOnline(g) && g.you) {
-    return g.currentPlayer === g.you ? `轮到你了（${_stoneName(g.you)}）` : '等待对方落子…'
+    if (g.currentPlayer !== g.you) return '等待对方落子…'
+    // A rated game is aborted when a player's first move does not come in time (the server's 30 s).
+    const first = g.rated && !(g.moveHistory || []).some(m => m.player === g.you)
+    return `轮到你了（${_stoneName(g.you)}）${first ? ' · 请在 30 秒内落子' : ''}`
   }
   if (isOnline(g)) return `观战中 · ${colourName(g.currentPlayer)}落子`
   return `${colourName(g.currentPlayer)}落子`
@@ -232,6 +238,22 @@ const ERRORS = {
   NO_OFFER: '对方已撤回或已过期',
   OFFER_PENDING: '对方的提议还在等你回应',
   UPGRADE_REQUIRED: '实时连接失败，请重试',
+  ALREADY_SEEKING: '你已在另一个匹配池中等待',
+  UNKNOWN_POOL: '没有这个匹配池',
+  NOT_SEEKING: '当前没有在匹配',
+  PLAYER_NOT_FOUND: '找不到这位棋手',
+  OPENING_IN_PROGRESS: '开局还没有完成',
+  OPENING_OVER: '开局已经结束',
+  NO_OPENING: '这局没有开局规则',
+  WRONG_STEP: '现在不是这一步',
+  OUTSIDE_ZONE: '请下在中心区域内',
+  NOT_AN_OPTION: '不能这样选择',
+  OFFER_COUNT: '候选点的数目不对',
+  DUPLICATE_OFFER: '候选点有重复',
+  SYMMETRIC_OFFERS: '候选点不能互相对称',
+  NOT_OFFERED: '请选择对方提出的候选点',
+  PUZZLE_NOT_FOUND: '残局不存在',
+  PUZZLE_OVER: '这一题已经结束，可以再试一次',
 }
 
 /** After a lost connection, once the page shows the server's position again. */
@@ -443,6 +465,7 @@ const RESULT_MARKS = {win: '胜', loss: '负', draw: '和', black: '黑', white:
  */
 function resultView(g) {
   if (!isOver(g)) return null
+  if (isAborted(g)) return {outcome: 'aborted', mark: '—', title: ABORTED_TEXT, how: '有一方 30 秒内没有落下第一手'}
   const winner = winnerOf(g)
   const side = viewerSide(g)
   let outcome = 'draw'
@@ -450,7 +473,11 @@ function resultView(g) {
   else if (winner) outcome = colourKey(winner)
   const titles = {win: '你赢了', loss: '你输了', draw: '和棋', black: '黑方胜', white: '白方胜'}
   const title = outcome === 'loss' && g.endReason === 'resign' ? RESIGNED_TEXT : titles[outcome]
-  return {outcome, mark: RESULT_MARKS[outcome], title, how: _how(g, winner)}
+  const view = {outcome, mark: RESULT_MARKS[outcome], title, how: _how(g, winner)}
+  // A rated game that ended with a result: the viewer's new rating and the change.
+  const change = side ? ratingChangeOf(g, side) : null
+  if (change) Object.assign(view, {change: `等级分 ${change.after}（${change.shown}）`, changeDir: deltaDir(change.delta)})
+  return view
 }
 
 /** How a game ended, naming who did it: "对方认输", "你超时", "黑方五连", "双方同意和棋". */
@@ -484,6 +511,160 @@ const OFFER_NAMES = {takeback: '悔棋请求', draw: '和棋提议', rematch: '�
 const LEAVE_TEXT = '离开对局？时钟仍在走'
 const LEAVE_CHOICES = ['暂时离开', '认输']
 
+// --- The pool, ratings, openings and puzzles (issue 26). The ranks' names come from the server
+// (`rank.name` in every rating): the table of bands lives there only.
+
+/** A rated game that ended before both had moved: nobody's rating changed. */
+const ABORTED_TEXT = '对局已取消（未计分）'
+
+/** The rating families as the leaderboard's tabs name them, with a rule of each (the query). */
+const FAMILIES = [
+  {value: 'gomoku', label: '五子棋', rule: 'freestyle'},
+  {value: 'renju', label: '连珠', rule: 'renju'},
+]
+
+/** A pool's name: "无禁手 · 3+2" (rule and time control, minutes + seconds). */
+function poolLabel(pool) {
+  const tc = pool.timeControl || {}
+  const size = pool.boardSize && pool.boardSize !== 15 ? ` · ${pool.boardSize}路` : ''
+  return `${ruleLabel(pool.rule)}${size} · ${Math.round(tc.initialMs / 60000)}+${Math.round(tc.incrementMs / 1000)}`
+}
+
+/** How many wait in a pool: "3 人等待", "无人等待". */
+function waitingText(n) {
+  return n ? `${n} 人等待` : '无人等待'
+}
+
+/** A rating as shown beside a name: "1523 · 3段" ("1500? · 新手" while provisional); '' for none. */
+function ratingText(rating) {
+  if (!rating) return ''
+  return rating.rank && rating.rank.name ? `${rating.shown} · ${rating.rank.name}` : String(rating.shown)
+}
+
+/** 'up', 'down' or 'even': the colour of a rating change. */
+function deltaDir(delta) {
+  if (delta > 0) return 'up'
+  if (delta < 0) return 'down'
+  return 'even'
+}
+
+/** The viewer's rating change in a rated game that ended ({before, after, delta, shown}), or null. */
+function ratingChangeOf(g, side) {
+  const changes = g.ratingChanges
+  return (changes && side && changes[colourKey(side)]) || null
+}
+
+/** "胜 12 · 负 4 · 和 1". */
+function recordText(r) {
+  return `胜 ${r.wins || 0} · 负 ${r.losses || 0} · 和 ${r.draws || 0}`
+}
+
+const SCORES = {win: '胜', loss: '负', draw: '和'}
+
+/**
+ * The player card's view of GET /players/{id}: the name, a line per family
+ * ("五子棋 · 1523 · 3段", the record), the puzzle rating, and the recent
+ * games ("胜 小红 +12").
+ */
+function playerCardView(p) {
+  const family = value => (FAMILIES.find(f => f.value === value) || {label: value}).label
+  return {
+    playerId: p.playerId,
+    name: p.name,
+    ratings: (p.ratings || []).map(r => ({
+      family: family(r.family),
+      rating: ratingText(r),
+      record: `${r.games || 0} 局 · ${recordText(r)}`,
+    })),
+    puzzle: p.puzzle ? `残局 ${p.puzzle.shown} · 解出 ${p.puzzle.solved || 0} · 失败 ${p.puzzle.failed || 0}` : '',
+    recent: (p.recent || []).map(g => ({
+      gameId: g.gameId,
+      score: SCORES[g.score] || '',
+      outcome: g.score,
+      opponent: (g.opponent && g.opponent.name) || '',
+      family: family(g.family),
+      delta: g.shown || '',
+      dir: deltaDir(g.delta),
+      time: shortTime(g.at),
+    })),
+  }
+}
+
+/** The opening rules offered for a rule: none, swap2 (gomoku), Taraguchi-10 (renju). */
+function openingOptions(rule) {
+  const none = {value: 'none', label: '无'}
+  return rule === 'renju' ? [none, {value: 'taraguchi10', label: 'Taraguchi-10'}] : [none, {value: 'swap2', label: 'swap2'}]
+}
+
+/** Who starts the opening against the AI (the API's `openingSeat`). */
+const OPENING_SEATS = [
+  {value: 'first', label: '我先开局'},
+  {value: 'second', label: 'AI 先开局'},
+]
+
+/** The choices of the opening's choose step, in words. */
+const OPENING_CHOICES = {black: '执黑', white: '执白', place_two: '再放两子', offer_ten: '提出第五手候选点'}
+
+/** What the seat to act does now in the opening ("放置第 2 颗白子（中心 5×5 内）", "选择"…). */
+function _openingTask(o) {
+  switch (o.phase) {
+    case 'place': {
+      const n = (o.steps || []).filter(s => s.kind === 'place').length + 1
+      let zone = o.zone ? `（中心 ${o.zone.side}×${o.zone.side} 内）` : ''
+      if (o.zone && o.zone.side === 1) zone = '（天元）'
+      return `放置第 ${n} 颗${_stoneName(o.stone)}子${zone}`
+    }
+    case 'choose': return `选择：${(o.options || []).map(c => OPENING_CHOICES[c] || c).join(' / ')}`
+    case 'offer': return `提出 ${o.count} 个第五手候选点`
+    case 'pick': return '从对方的候选点中选择一个'
+    default: return ''
+  }
+}
+
+/**
+ * The opening banner: what the viewer does now ("请放置第 1 颗黑子（中心 5×5
+ * 内）"), or what the other side does ("等待对方选择…"; against the AI
+ * "AI 开局中…"); '' once the opening is done.
+ */
+function openingText(g) {
+  const o = g.opening
+  if (!o || o.phase === 'done') return ''
+  const task = _openingTask(o)
+  if (o.yourTurn) return `请${task}`
+  if (g.mode === 'ai') return 'AI 开局中…'
+  // The other side's task in short: its zone and its options are theirs to read.
+  const short = o.phase === 'choose' ? '选择' : task.replace(/（.*$/, '')
+  return o.yourSeat ? `等待对方${short}…` : `开局中：${short}`
+}
+
+/** The opening rule's name for the header: 'swap2', 'Taraguchi-10'. */
+function openingName(rule) {
+  const all = openingOptions('freestyle').concat(openingOptions('renju'))
+  return (all.find(o => o.value === rule) || {label: rule}).label
+}
+
+/** A puzzle's kind in words. */
+const PUZZLE_KINDS = {vcf: '连续冲四', vct: '连续攻击'}
+
+/** A puzzle's heading: "黑先胜 · 5 手内". */
+function puzzleHeading(p) {
+  return `${_stoneName(p.attacker)}先胜 · ${p.winIn} 手内`
+}
+
+/** The line under a puzzle: its kind, difficulty and the rule ("连续冲四 · 难度 ★★☆☆☆ · 无禁手"). */
+function puzzleDetails(p) {
+  const stars = '★★★★★'.slice(0, p.difficulty || 0) + '☆☆☆☆☆'.slice(0, 5 - (p.difficulty || 0))
+  return `${PUZZLE_KINDS[p.kind] || p.kind} · 难度 ${stars} · ${ruleLabel(p.rule)}`
+}
+
+/** Where an attempt stands, in words. */
+function puzzleStatusText(p) {
+  const a = p.attempt || {}
+  const change = a.ratingChange ? `残局等级分 ${a.ratingChange.after}（${a.ratingChange.shown}）` : ''
+  if (a.status === 'solved') return `解题成功！${change}`
+  if (a.status === 'failed') return change ? `解题失败，${change}` : '解题失败'
+  return `轮到你了（${_stoneName(p.attacker)}），还剩 ${a.movesLeft} 手`
+}
 
 module.exports = {
   RULES,
@@ -538,4 +719,22 @@ module.exports = {
   OFFER_NAMES,
   LEAVE_TEXT,
   LEAVE_CHOICES,
+  ABORTED_TEXT,
+  FAMILIES,
+  poolLabel,
+  waitingText,
+  ratingText,
+  deltaDir,
+  ratingChangeOf,
+  recordText,
+  playerCardView,
+  openingOptions,
+  OPENING_SEATS,
+  OPENING_CHOICES,
+  openingText,
+  openingName,
+  PUZZLE_KINDS,
+  puzzleHeading,
+  puzzleDetails,
+  puzzleStatusText,
 }

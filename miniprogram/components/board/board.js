@@ -10,7 +10,9 @@
  * of the confirm step with its crosshair, the player's own stone while the
  * server has not confirmed it, move numbers, the analysis's better move as a
  * hollow ring — are looked up in board.wxs on
- * the view side. The component does no networking: a tap emits `celltap`
+ * the view side, as are the opening's zone (the central square a stone must
+ * go in, tinted) and its marked points (the fifth-move offers, ringed and
+ * numbered). The component does no networking: a tap emits `celltap`
  * with {row, col} as numbers and the page decides.
  */
 const colours = require('../../behaviors/colours')
@@ -53,6 +55,10 @@ Component({
     // The player's stone {row, col, player, unsent} sent but not yet confirmed by the server
     // (drawn faded; `unsent` when the request failed and may be retried); null for none.
     pending: {type: Object, value: null},
+    // The opening's zone: the side of the central square a stone must be placed in (tinted); 0 for none.
+    zone: {type: Number, value: 0},
+    // Marked empty points [{row, col}] (the opening's fifth-move offers), ringed and numbered in order.
+    marks: {type: Array, value: []},
     // Move numbers by cell (0 for none), shown on the stones; [] to show none.
     numbers: {type: Array, value: []},
     // When true taps do nothing (a move in flight, replay, game over).

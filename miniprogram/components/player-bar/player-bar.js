@@ -5,7 +5,10 @@
  * their phone is connected), 我 on the viewer's own bar, and their clock (red
  * under 10 s). The game page shows one per colour, so a bar holds everything
  * about one player and nothing else; the page counts the clock down and
- * hands over only its text.
+ * hands over only its text. In a rated game the bar shows the player's
+ * rating with its rank ("1523 · 3段"), and a bar that names a player (their
+ * id) is tappable: it emits `nametap` with {playerId} for the page to open
+ * the player card.
  */
 const colours = require('../../behaviors/colours')
 const {EMPTY, BLACK} = require('../../utils/game-state')
@@ -45,6 +48,10 @@ Component({
     low: {type: Boolean, value: false},
     // Whether this clock is running now (it is then highlighted).
     ticking: {type: Boolean, value: false},
+    // The rating shown after the name ('1523 · 3段', utils/text.js ratingText), '' for none.
+    rating: {type: String, value: ''},
+    // The player's id: when given, a tap on the bar emits `nametap` (the player card); '' for none.
+    playerId: {type: String, value: ''},
   },
 
   data: {
@@ -58,6 +65,12 @@ Component({
         caption: _caption({stone, turn, winner, over, thinking}),
         active: !over && turn === stone,
       })
+    },
+  },
+
+  methods: {
+    onTap() {
+      if (this.data.playerId) this.triggerEvent('nametap', {playerId: this.data.playerId})
     },
   },
 })

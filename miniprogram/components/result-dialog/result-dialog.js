@@ -2,7 +2,8 @@
  * The game-over moment: a card over the board with the result from the
  * viewer's side (a medal 胜 / 负 / 和, or the winner's colour for a viewer
  * with no side), how the game ended, and what to do next — 再来一局, 复盘分析
- * and 返回首页. ✕ or a tap beside the card closes it, to look at the final
+ * and 返回首页 — and after a rated game the viewer's new rating with the
+ * change (+12 in green, −9 in red). ✕ or a tap beside the card closes it, to look at the final
  * position; the same actions stay under the board. The page decides when
  * it shows (the moment a game it shows ends) and what the texts are
  * (utils/text.js resultView); it does no networking. Emits `rematch`,
@@ -20,6 +21,10 @@ Component({
     title: {type: String, value: ''},
     // How the game ended: 对方认输, 黑方五连, 棋盘已满…
     how: {type: String, value: ''},
+    // A rated game's change of the viewer's rating ('等级分 1512 (+12)'), '' for none.
+    change: {type: String, value: ''},
+    // Its direction, for the colour: 'up', 'down' or 'even'.
+    changeDir: {type: String, value: ''},
     // The rematch button's text ('' hides it: a spectator has none).
     rematch: {type: String, value: '再来一局'},
     // Whether 复盘分析 is offered (a spectator may replay, not start an analysis).

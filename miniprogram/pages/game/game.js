@@ -23,6 +23,13 @@
  *   socket, clocks, offers and the spectator's view. Every state, whether it
  *   answers a request or comes over the socket, goes through `_statePatch`,
  *   which drops one not newer than what is on screen (`version`).
+ * - A rated game (from the pool on home) shows each player's rating and
+ *   rank on their bar, a tap on a bar opens the player card
+ *   (behaviors/player-card.js), and the result dialog the rating change
+ *   (or 对局已取消（未计分） for an aborted one).
+ * - A game with an opening rule starts with the opening's steps
+ *   (pages/game/opening.js): a banner says what to do, taps and buttons
+ *   send each step.
  *
  * setData discipline: after a move only the changed cells go out, as
  * 'board[r][c]' paths, and lists the board only looks up as short strings
@@ -41,9 +48,11 @@ const {createFeedback} = require('../../utils/feedback')
 const {exportGame} = require('../../utils/export-record')
 const {pageActions, nameActions, toastError: _toast, ask: _ask} = require('../../utils/page-actions')
 const {onlineActions, ONLINE_DATA} = require('./online')
+const {openingActions, OPENING_DATA} = require('./opening')
+const playerCard = require('../../behaviors/player-card')
 
-Page(Object.assign({}, pageActions, nameActions, onlineActions, {
-  behaviors: [colours],
+Page(Object.assign({}, pageActions, nameActions, onlineActions, openingActions, {
+  behaviors: [colours, playerCard],
   data: Object.assign({
     gameId: '',
     title: '',
@@ -80,7 +89,7 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
     showSettings: false,
     result: null, // the result dialog's texts (utils/text.js resultView) once the game is over
     resultShown: false, // the result dialog is open: the game ended while on screen
-  }, ONLINE_DATA),
+  }, ONLINE_DATA, OPENING_DATA),
 
   onLoad(query) {
     this._id = query.id
@@ -207,6 +216,7 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
       this._offerShare(changes.state)
     }
     if (changes.prev && !isOver(changes.prev) && isOver(changes.state)) this._gameOver(changes.state)
+    else if (changes.prev && isOver(changes.state) && this.data.result) this._resultNews(changes.state)
     if (text.isOnline(changes.state)) this._onlineChanged(changes.prev, changes.state, changes.byMe, changes.elapsed)
   },
 
@@ -221,6 +231,16 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
     this._feedback.end(result.outcome)
     const news = text.opponentEndedText(state)
     if (news) wx.showToast({title: news, icon: 'none'})
+  },
+
+  /**
+   * A rated game's rating changes come in a later state than its end (the
+   * server applies them, then moves the version on): the result card takes
+   * them when they arrive.
+   */
+  _resultNews(state) {
+    const result = text.resultView(state)
+    if (result.change !== this.data.result.change) this.setData({result})
   },
 
   onResultClose() {
@@ -264,6 +284,7 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
     const {row, col} = e.detail
     const d = this.data
     if (!d.loaded || d.over || d.pending || d.unsent) return Promise.resolve()
+    if (d.openingOn) return this._openingTap(row, col)
     // Against a friend only the side to move plays, and only once both have sat down.
     if (d.online && (d.waiting || d.you !== d.currentPlayer)) return Promise.resolve()
     if (d.board[row][col]) {
@@ -334,7 +355,8 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
   },
 
   onUndo() {
-    if (!this.data.canUndo || this.data.pending || this.data.unsent) return Promise.resolve()
+    // The opening's stones are steps of a negotiation, not moves to take back (the server refuses).
+    if (!this.data.canUndo || this.data.pending || this.data.unsent || this.data.openingOn) return Promise.resolve()
     // Undo after a win (or a full board) reopens the game: ask first.
     const asked = this.data.over ? _ask('撤销终局的一手？', '对局已经结束，撤销后可以接着下。', '撤销') : Promise.resolve(true)
     return asked.then(confirmed => (confirmed ? this._act('undo', () => api.undo(this._id)) : null))
@@ -347,7 +369,7 @@ Page(Object.assign({}, pageActions, nameActions, onlineActions, {
   },
 
   onHint() {
-    if (this.data.over || this.data.pending || this.data.unsent) return Promise.resolve()
+    if (this.data.over || this.data.pending || this.data.unsent || this.data.openingOn) return Promise.resolve()
     this.setData({pending: 'hint'})
     return api.hint(this._id).then(h => {
       const size = this.data.board.length

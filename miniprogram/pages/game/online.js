@@ -65,6 +65,10 @@ const ONLINE_DATA = {
   canTakeback: false,
   canDraw: false,
   rematchGameId: '', // the game an accepted rematch made
+  blackRating: '', // a rated game's ratings on the bars ('1523 · 3段')
+  whiteRating: '',
+  blackId: '', // and the players' ids, for the player card
+  whiteId: '',
   offerInLeft: '', // how long the opponent's offer still stands ('0:42')
   offerOutLeft: '', // how long one's own still stands
   blackClock: '',

@@ -17,6 +17,11 @@
  * form) starts a game against the AI at its easiest on 15×15 freestyle. An
  * invite sentence pasted from a chat (复制邀请 on the other phone) is found by
  * 从剪贴板导入 and opens that game, taking the free seat.
+ *
+ * 匹配 (pages/home/seek.js) waits in a pool for a rated game with a
+ * stranger; 排行榜 and 残局 open their pages. An opening rule (swap2 for
+ * freestyle and standard, Taraguchi-10 for renju) may be chosen for a game
+ * against the AI or a friend, and against the AI who starts it.
  */
 const api = require('../../services/api')
 const text = require('../../utils/text')
@@ -26,6 +31,7 @@ const {recordFromChatFile, clipboardText, recordFromClipboardText} = require('..
 const {nameActions, toastError: _toast, ask} = require('../../utils/page-actions')
 const {loadSettings, saveSettings} = require('../../utils/settings')
 const {invitePath} = require('../../utils/share-card')
+const {seekActions, SEEK_DATA} = require('./seek')
 
 const MIN_SIZE = 9
 const MAX_SIZE = 19
@@ -84,8 +90,8 @@ function _item(summary) {
   return text.isOnline(summary) ? Object.assign(item, _onlineItem(summary, over)) : item
 }
 
-Page(Object.assign({}, nameActions, {
-  data: {
+Page(Object.assign({}, nameActions, seekActions, {
+  data: Object.assign({
     modes: text.MODES,
     levels: text.LEVELS,
     colours: text.COLOURS,
@@ -117,7 +123,11 @@ Page(Object.assign({}, nameActions, {
     myName: '',
     rulesCard: false,
     quickLabel: text.QUICK_START_LABEL,
-  },
+    opening: 'none', // the opening rule: 'none', 'swap2' or 'taraguchi10' (for the rule's family)
+    openings: text.openingOptions('freestyle'),
+    openingSeat: 'first', // against the AI: who starts the opening
+    openingSeats: text.OPENING_SEATS,
+  }, SEEK_DATA),
 
   onLoad() {
     if (!loadSettings().rulesSeen) this.setData({rulesCard: true})
@@ -125,7 +135,11 @@ Page(Object.assign({}, nameActions, {
 
   onShow() {
     if (this.data.mode === 'online') this._loadName()
-    return this._refresh()
+    return Promise.all([this._refresh(), this._loadPools()])
+  },
+
+  onUnload() {
+    this._seekUnload()
   },
 
   /** The display name, shown in the 好友对战 settings (quietly absent without the server). */
@@ -207,7 +221,18 @@ Page(Object.assign({}, nameActions, {
 
   onRuleChange(e) {
     const rule = text.RULES.find(r => r.value === e.detail.value)
-    this.setData({rule: rule.value, ruleNote: rule.note})
+    const openings = text.openingOptions(rule.value)
+    // An opening rule of the other family does not carry over: back to none.
+    const opening = openings.some(o => o.value === this.data.opening) ? this.data.opening : 'none'
+    this.setData({rule: rule.value, ruleNote: rule.note, openings, opening})
+  },
+
+  onOpeningChange(e) {
+    this.setData({opening: e.detail.value})
+  },
+
+  onOpeningSeatChange(e) {
+    this.setData({openingSeat: e.detail.value})
   },
 
   onSizeDown() {
@@ -227,6 +252,10 @@ Page(Object.assign({}, nameActions, {
       settings.seat = seat
       const time = text.TIME_CONTROLS.find(t => t.value === this.data.timeControl)
       if (time && time.control) settings.timeControl = time.control
+    }
+    if (mode !== 'local' && this.data.opening !== 'none') {
+      settings.opening = this.data.opening
+      if (mode === 'ai') settings.openingSeat = this.data.openingSeat
     }
     return this._create(settings)
   },

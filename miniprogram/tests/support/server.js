@@ -100,4 +100,10 @@ function serverHasRematch() {
   return /^rematch$/m.test(_probe())
 }
 
-module.exports = {BIN, REPO, requireBinary, tempDatabase, startServer, serverPlaysOnline, serverHasRematch}
+/** Which parts of issue 26 the binary has: {pools, opening, puzzles} (see probe-online.js). */
+function serverHas26() {
+  const out = _probe()
+  return {pools: /^pools$/m.test(out), opening: /^opening$/m.test(out), puzzles: /^puzzles$/m.test(out)}
+}
+
+module.exports = {BIN, REPO, requireBinary, tempDatabase, startServer, serverPlaysOnline, serverHasRematch, serverHas26}

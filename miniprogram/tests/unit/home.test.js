@@ -188,7 +188,7 @@ describe('home page: 好友对战', () => {
     page.instance.onModeChange({detail: {value: 'online'}})
     await until(() => page.data.myName, 'the name')
     const groups = byClass(page, 'option-group', 'option-group__label').map(l => l.textContent)
-    expect(groups).toEqual(['模式', '我方', '用时', '规则'])
+    expect(groups).toEqual(['模式', '我方', '用时', '规则', '开局'])
     expect(page.data.seats.map(s => s.label)).toEqual(['执黑', '执白', '随机'])
     expect(page.data.timeControls.map(t => t.label)).toEqual(['不限时', '5分+5秒', '10分+10秒', '每方20分'])
     expect(byClass(page, 'home', 'home__name-value')[0].textContent).toBe('棋手0042')
