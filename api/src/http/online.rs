@@ -105,7 +105,7 @@ impl From<OfferAction> for Action {
         Unauthorized,
         (status = 403, description = "NOT_A_PLAYER: a spectator", body = ErrorBody),
         GameNotFound,
-        (status = 409, description = "NO_OFFER (accept or decline with no standing offer from the opponent, withdraw with none of one's own); OFFER_PENDING (an offer while the opponent's stands); NOTHING_TO_UNDO (an offer by a player with no move on the board); GAME_OVER (with `game`); WAITING_FOR_OPPONENT; ONLINE_ONLY (a local or ai game: use undo)", body = ErrorBody),
+        (status = 409, description = "NO_OFFER (accept or decline with no standing offer from the opponent, withdraw with none of one's own); OFFER_PENDING (an offer while the opponent's stands); NOTHING_TO_UNDO (an offer by a player with no move on the board); OPENING_IN_PROGRESS (takeback and draw offers wait for the opening to end); GAME_OVER (with `game`); WAITING_FOR_OPPONENT; ONLINE_ONLY (a local or ai game: use undo)", body = ErrorBody),
         RateLimited,
         Busy,
     )

@@ -75,7 +75,7 @@ impl MoveRequest {
         Unauthorized,
         (status = 403, description = "NOT_A_PLAYER: a spectator of an online game", body = ErrorBody),
         GameNotFound,
-        (status = 409, description = "CELL_OCCUPIED; GAME_OVER (in an online game with `game`, the state it ended in: a flag that fell before the move arrived gives the timed-out state); PLY_MISMATCH; GAME_CHANGED (the game changed while the AI was thinking; nothing was played); NOT_YOUR_TURN and WAITING_FOR_OPPONENT (online games)", body = ErrorBody),
+        (status = 409, description = "CELL_OCCUPIED; GAME_OVER (in an online game with `game`, the state it ended in: a flag that fell before the move arrived gives the timed-out state); PLY_MISMATCH; GAME_CHANGED (the game changed while the AI was thinking; nothing was played); NOT_YOUR_TURN and WAITING_FOR_OPPONENT (online games); OPENING_IN_PROGRESS (the game's opening rule is still being played: use its opening steps)", body = ErrorBody),
         (status = 422, description = "OUT_OF_BOUNDS or FORBIDDEN_MOVE (with kind)", body = ErrorBody),
         RateLimited,
         BusyOrAiBusy,
@@ -104,7 +104,7 @@ pub async fn play(
         Unauthorized,
         (status = 403, description = "NOT_A_PLAYER: a spectator of an online game", body = ErrorBody),
         GameNotFound,
-        (status = 409, description = "NOTHING_TO_UNDO; GAME_OVER for a game ended off the board (resigned); TOO_MANY_GAMES when it would reopen a finished game past the cap on unfinished games; TAKEBACK_REQUIRED in an online game", body = ErrorBody),
+        (status = 409, description = "NOTHING_TO_UNDO; GAME_OVER for a game ended off the board (resigned); TOO_MANY_GAMES when it would reopen a finished game past the cap on unfinished games; TAKEBACK_REQUIRED in an online game; OPENING_IN_PROGRESS while the opening rule is being played", body = ErrorBody),
         RateLimited,
         Busy,
     )
