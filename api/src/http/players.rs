@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::error::{ApiError, ErrorBody};
-use super::responses::Busy;
 use super::puzzles::PuzzleRatingView;
+use super::responses::Busy;
 use super::view::RatingView;
 use crate::ratings::{shown_delta, Family};
 use crate::state::AppState;

@@ -618,7 +618,10 @@ impl GameState {
                 rule: Wire(row.rule),
                 board_size: row.board_size,
                 move_count: moves.len(),
-                current_player: game.to_move().filter(|_| !aborted && !row.in_opening()).map(Stone::as_u8),
+                current_player: game
+                    .to_move()
+                    .filter(|_| !aborted && !row.in_opening())
+                    .map(Stone::as_u8),
                 result: if aborted {
                     ResultView::aborted()
                 } else {
@@ -685,7 +688,10 @@ impl GameSummary {
         let (is_rated, pool, rating_changes) = rated_fields(rated, over);
         let aborted = aborted(rated, over);
         GameSummary {
-            current_player: s.to_move.filter(|_| !aborted && !s.row.in_opening()).map(Stone::as_u8),
+            current_player: s
+                .to_move
+                .filter(|_| !aborted && !s.row.in_opening())
+                .map(Stone::as_u8),
             result: if aborted {
                 ResultView::aborted()
             } else {
