@@ -91,6 +91,9 @@ impl RatedBook {
             None => None,
             Some(None) => return Ok(None),
             Some(Some(info)) if info.state != RatedState::Pending => return Ok(Some(info.clone())),
+            // Only an ending settles a game (or aborts it), so while it is in play a pending
+            // game stays pending: no read on each move and each push.
+            Some(Some(info)) if !row.status.is_over() => return Ok(Some(info.clone())),
             Some(Some(info)) => Some(info.clone()),
         };
         let Some(rated) = ratings::rated_game(&self.db, id).await? else {
