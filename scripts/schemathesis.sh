@@ -144,6 +144,16 @@ with open(config, "w") as out:
     out.write('parameters = { "path.id" = "%s" }\n' % live["id"])
     out.write('checks.positive_data_acceptance.expected-statuses = '
               '["2xx", "401", "403", "404", "409", "426", "429", "5xx"]\n\n')
+    # The player's own channel answers a plain GET with 426 like a game's stream.
+    out.write('[[operations]]\ninclude-name = "GET /api/v1/live"\n')
+    out.write('checks.positive_data_acceptance.expected-statuses = '
+              '["2xx", "401", "403", "404", "409", "426", "429", "5xx"]\n\n')
+    # Rules across fields that a JSON schema cannot state: an opening rule suits only some
+    # rules, and a seek must name one of the seven pools (rule, size and time control together).
+    for name in ["POST /api/v1/games", "POST /api/v1/seeks"]:
+        out.write('[[operations]]\ninclude-name = "%s"\n' % name)
+        out.write('checks.positive_data_acceptance.expected-statuses = '
+                  '["2xx", "401", "404", "409", "422", "429", "5xx"]\n\n')
     logout = call("/api/v1/sessions", {})["token"]
     out.write('[[operations]]\ninclude-name = "DELETE /api/v1/sessions/current"\n')
     out.write('headers = { Authorization = "Bearer %s" }\n\n' % logout)

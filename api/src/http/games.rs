@@ -22,7 +22,7 @@ use super::error::{ApiError, ErrorBody};
 use super::extract::{GameId, JsonBody, Whole};
 use super::responses::{BadBody, Busy, BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
 use super::view::{render, GameState, GameSummary};
-use super::wire::{LevelName, RuleName};
+use super::wire::{LevelName, OpeningRuleName, RuleName, SeatName};
 use crate::games::{OpeningSetting, Settings};
 use crate::state::AppState;
 use crate::store::games::{self, AiSetting, Mode, OnlineSetup, StatusFilter, TimeControl};
@@ -117,28 +117,12 @@ pub struct CreateAiGame {
     ai: AiRequest,
     /// An opening rule: "swap2" (freestyle, standard) or "taraguchi10" (renju); none by default.
     /// With one, the opening decides the colours and `ai.player` is ignored.
-    #[schema(inline)]
-    opening: Option<OpeningName>,
+    #[schema(value_type = Option<OpeningRuleName>)]
+    opening: Option<String>,
     /// With `opening`: the person's seat, "first" (the default: the person starts the opening)
     /// or "second".
-    #[schema(inline)]
-    opening_seat: Option<OpeningSeatName>,
-}
-
-/// An opening rule.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum OpeningName {
-    Swap2,
-    Taraguchi10,
-}
-
-/// A seat in the opening.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum OpeningSeatName {
-    First,
-    Second,
+    #[schema(value_type = Option<SeatName>)]
+    opening_seat: Option<String>,
 }
 
 /// A game against a friend on another device: it waits (`status: "waiting"`) until a second
@@ -162,8 +146,8 @@ pub struct CreateOnlineGame {
     time_control: Option<TimeControlRequest>,
     /// An opening rule: "swap2" (freestyle, standard) or "taraguchi10" (renju); none by default.
     /// With one, the creator is the opening's first seat and `seat` may only be "random".
-    #[schema(inline)]
-    opening: Option<OpeningName>,
+    #[schema(value_type = Option<OpeningRuleName>)]
+    opening: Option<String>,
 }
 
 /// Settings of a new game: a local game, a game against the AI, or an online game.
@@ -266,13 +250,9 @@ impl CreateGame {
                         .ok_or_else(|| invalid("ai.player must be 1 or 2"))?,
                     // The opening decides it (see `Games::create`).
                     None if opening.is_some() => Stone::Black,
-                    // Required without an opening, as before openings existed: a body without it
-                    // does not have the shape described.
-                    None => {
-                        return Err(ApiError::InvalidJson(
-                            "missing field `player` in `ai` (required without an opening)".into(),
-                        ))
-                    }
+                    // Required without an opening (a rule the description cannot state, so it
+                    // is a setting refused, not a body of the wrong shape).
+                    None => return Err(invalid("ai.player is required without an opening")),
                 },
             }),
         };
@@ -623,7 +603,8 @@ mod tests {
     }
 
     /// AI settings are read, master included; both of their fields are required (the colour
-    /// only without an opening, which decides it).
+    /// only without an opening, which decides it: leaving it out otherwise is a setting refused,
+    /// as the description makes it optional).
     #[test]
     fn ai_settings() {
         let s = settings(
@@ -640,7 +621,7 @@ mod tests {
         assert!(serde_json::from_str::<CreateGame>(r#"{"mode":"ai","ai":{}}"#).is_err());
         assert!(matches!(
             settings(r#"{"mode":"ai","ai":{"level":"easy"}}"#),
-            Err(ApiError::InvalidJson(_))
+            Err(ApiError::InvalidSettings(_))
         ));
         let s = settings(r#"{"mode":"ai","opening":"swap2","ai":{"level":"easy"}}"#).unwrap();
         assert_eq!(s.opening.map(|o| o.ai_seat), Some(OpeningSeat::Second));

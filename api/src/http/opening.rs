@@ -15,6 +15,7 @@ use super::error::{ApiError, ErrorBody};
 use super::extract::{GameId, JsonBody, Whole};
 use super::responses::{BadBody, BusyOrAiBusy, GameNotFound, RateLimited, Unauthorized};
 use super::view::{answer, GameState};
+use super::wire::ChoiceName;
 use crate::state::AppState;
 use crate::store::now_exact;
 
@@ -49,7 +50,7 @@ pub enum StepRequest {
     },
     /// Take one of `opening.options`: "black", "white", "place_two" or "offer_ten".
     Choose {
-        #[schema(value_type = String)]
+        #[schema(value_type = ChoiceName)]
         choice: String,
     },
     /// Offer `opening.count` 5th moves, no two the same up to a symmetry of the position.

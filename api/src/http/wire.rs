@@ -12,6 +12,7 @@ use std::borrow::Cow;
 
 use gomoku_engine::analysis::Mark;
 use gomoku_engine::Level;
+use gomoku_rules::opening::{Choice, OpeningRule, Seat};
 use gomoku_rules::{EndReason, ForbiddenKind, Rule};
 use serde::{Serialize, Serializer};
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
@@ -82,6 +83,9 @@ wire_names! {
     EndReason => EndReasonName, "Why a game ended.";
     ForbiddenKind => ForbiddenKindName, "Why a point is forbidden for black under renju.";
     AnalysisStatus => AnalysisStatusName, "Whether the server is still analysing a game.";
+    OpeningRule => OpeningRuleName, "An opening rule: swap2 (freestyle, standard) or taraguchi10 (renju).";
+    Seat => SeatName, "A seat in an opening, before the colours are settled.";
+    Choice => ChoiceName, "A choice in an opening: a colour, placing two more stones (swap2) or offering ten 5th moves (Taraguchi-10).";
 }
 
 /// Every mark, in the engine's order (the engine's type has no list of its own).
