@@ -7,7 +7,9 @@
 
 use axum::routing::get;
 use axum::{Json, Router};
+use utoipa::openapi::schema::{AdditionalProperties, Schema};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::RefOr;
 use utoipa::{Modify, OpenApi};
 
 use super::error::{ErrorBody, ErrorDetail};
@@ -60,7 +62,7 @@ use crate::state::AppState;
         spec,
     ),
     components(schemas(ErrorBody, ErrorDetail, view::GameState, view::GameSummary)),
-    modifiers(&BearerAuth, &PatchMe),
+    modifiers(&BearerAuth, &PatchMe, &ClosedSteps),
     tags(
         (name = "sessions", description = "Bearer tokens"),
         (name = "games", description = "Create, list, read and delete games"),
@@ -104,6 +106,26 @@ impl Modify for PatchMe {
     }
 }
 
+/// The opening's steps refuse unknown fields (`deny_unknown_fields`), which the derive writes for
+/// structs but not for the variants of a tagged enum: each variant is closed here.
+struct ClosedSteps;
+
+impl Modify for ClosedSteps {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let schemas = openapi.components.as_mut().map(|c| &mut c.schemas);
+        let Some(RefOr::T(Schema::OneOf(steps))) = schemas.and_then(|s| s.get_mut("StepRequest"))
+        else {
+            return;
+        };
+        for variant in &mut steps.items {
+            if let RefOr::T(Schema::Object(object)) = variant {
+                object.additional_properties =
+                    Some(Box::new(AdditionalProperties::FreeForm(false)));
+            }
+        }
+    }
+}
+
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/openapi.json", get(spec))
 }
@@ -120,6 +142,20 @@ pub async fn spec() -> Json<utoipa::openapi::OpenApi> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each opening step is described closed, as the server reads it: an unknown field is a
+    /// request the description does not allow.
+    #[test]
+    fn opening_steps_are_closed() {
+        let doc = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        let steps = doc["components"]["schemas"]["StepRequest"]["oneOf"]
+            .as_array()
+            .unwrap();
+        assert_eq!(steps.len(), 4);
+        for step in steps {
+            assert_eq!(step["additionalProperties"], false, "{step}");
+        }
+    }
 
     /// Every route the API serves is described, with the error shape among the schemas.
     #[test]
