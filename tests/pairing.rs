@@ -321,6 +321,20 @@ async fn a_game_nobody_moved_in_is_aborted_unrated() {
     assert_eq!(card["ratings"][0]["shown"], "1500?");
     assert_eq!(card["recent"], json!([]));
     let mut stored = Stored::open(server.database()).await;
+    // Stored as aborted, not as a draw: the games row, the replay and the record all say so.
+    stored.assert_game(&aborted).await;
+    let replay = black
+        .get(&format!("/api/v1/games/{id}/replay"))
+        .await
+        .ok(200, "replay");
+    assert_eq!(replay["status"], "aborted");
+    assert_eq!(replay["endReason"], "aborted");
+    let record = black
+        .get(&format!("/api/v1/games/{id}/export"))
+        .await
+        .ok(200, "record");
+    assert_eq!(record["result"]["status"], "aborted");
+    assert_eq!(record["result"]["winner"], Value::Null);
     assert_eq!(stored.count("rating_changes").await, 0);
     assert_eq!(stored.count("ratings").await, 0);
     let counted: i64 = sqlx::query_scalar("select count(*) from aborts where player_id = $1")

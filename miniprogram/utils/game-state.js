@@ -18,14 +18,9 @@ const STATUS = {
   BLACK_WON: 'black_won',
   WHITE_WON: 'white_won',
   DRAW: 'draw',
+  /** A rated game called off because a player did not make their first move in time: no winner, unrated. */
+  ABORTED: 'aborted',
 }
-
-/**
- * The status (and end reason) a rated game shows when a player did not make
- * their first move in time: over, no winner, unrated. The service documents
- * it beside the statuses (its `Aborted`), as only rated games have it.
- */
-const ABORTED = 'aborted'
 
 /** The filters of the game list (`GET /games?status=`): games not over (waiting ones among them), and ended ones. */
 const LIST_FILTER = {
@@ -34,7 +29,7 @@ const LIST_FILTER = {
 }
 
 /** The statuses of a game that has ended. */
-const FINISHED = [STATUS.BLACK_WON, STATUS.WHITE_WON, STATUS.DRAW, ABORTED]
+const FINISHED = [STATUS.BLACK_WON, STATUS.WHITE_WON, STATUS.DRAW, STATUS.ABORTED]
 
 /** Whether a game (a state or a list summary) has ended; one waiting for its second player has not begun. */
 function isOver(game) {
@@ -43,7 +38,7 @@ function isOver(game) {
 
 /** Whether a rated game ended aborted (nobody's first move in time): no winner, no rating change. */
 function isAborted(game) {
-  return !!game && (game.status === ABORTED || game.endReason === ABORTED)
+  return !!game && game.status === STATUS.ABORTED
 }
 
 /** Whether a game is being played (begun and not over). */
@@ -77,7 +72,6 @@ module.exports = {
   BLACK,
   WHITE,
   STATUS,
-  ABORTED,
   LIST_FILTER,
   isOver,
   isPlaying,

@@ -59,6 +59,7 @@ const END_REASONS = {
   agreement: '双方同意',
   board_full: '棋盘已满',
   no_five_possible: '双方均无法成五',
+  aborted: '未在 30 秒内落下第一手',
 }
 
 function _label(list, value) {

@@ -30,12 +30,14 @@ pub enum DrawReason {
 }
 
 /// A game ended off the board: by a resignation or a flag fall (each naming the colour that
-/// lost), or by a draw both players agreed to.
+/// lost), by a draw both players agreed to, or called off before both players moved (a rated
+/// game's first move not made in time): no result at all, neither a win nor a draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Ending {
     Resigned(Stone),
     TimedOut(Stone),
     DrawAgreed,
+    Aborted,
 }
 
 impl Ending {
@@ -52,6 +54,7 @@ impl Ending {
             Ending::DrawAgreed => Outcome::Draw {
                 reason: DrawReason::Agreement,
             },
+            Ending::Aborted => Outcome::Aborted,
         }
     }
 
@@ -62,6 +65,7 @@ impl Ending {
             (EndReason::Resign, Some(winner)) => Some(Ending::Resigned(winner.opponent())),
             (EndReason::Timeout, Some(winner)) => Some(Ending::TimedOut(winner.opponent())),
             (EndReason::Agreement, None) if status == Status::Draw => Some(Ending::DrawAgreed),
+            (EndReason::Aborted, None) if status == Status::Aborted => Some(Ending::Aborted),
             _ => None,
         }
     }
@@ -80,6 +84,8 @@ pub enum Outcome {
     Draw {
         reason: DrawReason,
     },
+    /// Called off before both players moved: over, with no result.
+    Aborted,
 }
 
 impl Outcome {
@@ -95,6 +101,7 @@ impl Outcome {
                 ..
             } => Status::WhiteWon,
             Outcome::Draw { .. } => Status::Draw,
+            Outcome::Aborted => Status::Aborted,
         }
     }
 
@@ -108,6 +115,7 @@ impl Outcome {
             Outcome::Ongoing => None,
             Outcome::Win { reason, .. } => Some((*reason).into()),
             Outcome::Draw { reason } => Some((*reason).into()),
+            Outcome::Aborted => Some(EndReason::Aborted),
         }
     }
 
@@ -135,35 +143,39 @@ impl Outcome {
             Outcome::Draw {
                 reason: DrawReason::Agreement,
             } => Some(Ending::DrawAgreed),
+            Outcome::Aborted => Some(Ending::Aborted),
             _ => None,
         }
     }
 }
 
-/// An outcome by its name: a game is playing, won by one colour, or drawn.
+/// An outcome by its name: a game is playing, won by one colour, drawn, or aborted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Status {
     Playing,
     BlackWon,
     WhiteWon,
     Draw,
+    Aborted,
 }
 
 impl Status {
-    pub const ALL: [Status; 4] = [
+    pub const ALL: [Status; 5] = [
         Status::Playing,
         Status::BlackWon,
         Status::WhiteWon,
         Status::Draw,
+        Status::Aborted,
     ];
 
-    /// "playing", "black_won", "white_won", "draw".
+    /// "playing", "black_won", "white_won", "draw", "aborted".
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Playing => "playing",
             Status::BlackWon => "black_won",
             Status::WhiteWon => "white_won",
             Status::Draw => "draw",
+            Status::Aborted => "aborted",
         }
     }
 
@@ -175,7 +187,7 @@ impl Status {
         match self {
             Status::BlackWon => Some(Stone::Black),
             Status::WhiteWon => Some(Stone::White),
-            Status::Playing | Status::Draw => None,
+            Status::Playing | Status::Draw | Status::Aborted => None,
         }
     }
 }
@@ -189,19 +201,21 @@ pub enum EndReason {
     NoFivePossible,
     Timeout,
     Agreement,
+    Aborted,
 }
 
 impl EndReason {
-    pub const ALL: [EndReason; 6] = [
+    pub const ALL: [EndReason; 7] = [
         EndReason::Five,
         EndReason::Resign,
         EndReason::BoardFull,
         EndReason::NoFivePossible,
         EndReason::Timeout,
         EndReason::Agreement,
+        EndReason::Aborted,
     ];
 
-    /// "five", "resign", "board_full", "no_five_possible", "timeout", "agreement".
+    /// "five", "resign", "board_full", "no_five_possible", "timeout", "agreement", "aborted".
     pub fn as_str(self) -> &'static str {
         match self {
             EndReason::Five => "five",
@@ -210,6 +224,7 @@ impl EndReason {
             EndReason::NoFivePossible => "no_five_possible",
             EndReason::Timeout => "timeout",
             EndReason::Agreement => "agreement",
+            EndReason::Aborted => "aborted",
         }
     }
 }

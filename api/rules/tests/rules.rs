@@ -404,6 +404,7 @@ fn endings_off_the_board() {
             EndReason::Timeout,
         ),
         (Ending::DrawAgreed, Status::Draw, EndReason::Agreement),
+        (Ending::Aborted, Status::Aborted, EndReason::Aborted),
     ];
     for (ending, status, reason) in cases {
         let mut game = opened.clone();

@@ -12,10 +12,9 @@
 //! pairing, white from black's first move) is aborted by [`sweep`], which every instance runs
 //! each second, like a flag timer that needs no arming: the store marks the game aborted and
 //! counts the abort against that player first (once, whichever instance gets there), and then
-//! the game is ended, by the version-guarded write as every ending. The stored game ends as an
-//! agreed draw (the games table knows no other ending without a winner); the `rated_games` row
-//! says it was aborted, and the views show it so. The same sweep settles a rated game that ended
-//! without its settlement (its instance stopped in between).
+//! the game is ended, by the version-guarded write as every ending, as the rules' `Aborted`
+//! (no result: the games row, its replay and its record say "aborted"). The same sweep settles a
+//! rated game that ended without its settlement (its instance stopped in between).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -109,8 +108,17 @@ impl RatedBook {
                         *record = ratings::record(&self.db, &seat.player_id, rated.family).await?;
                     }
                 }
-                // Read after the result: the rating before it is the change's.
-                if let RatedState::Rated { black, white } = rated.state {
+                // The rating shown is the one the players had when paired (kept with the game),
+                // whenever it is read; the counts of games are as they are now.
+                if let Some(paired) = rated.paired {
+                    for (record, (rating, rd)) in records.iter_mut().zip(paired) {
+                        record.rating.rating = rating;
+                        record.rating.rd = rd;
+                    }
+                }
+                // A game paired before the ratings were kept, read after its result: the rating
+                // before it is the change's.
+                if let (None, RatedState::Rated { black, white }) = (rated.paired, &rated.state) {
                     records[0].rating.rating = black.0;
                     records[1].rating.rating = white.0;
                 }
@@ -220,7 +228,7 @@ async fn end_aborted(db: &Db, id: &str, at: OffsetDateTime) -> Result<bool, Stor
         let Some(stored) = stored_games::load(db, id).await? else {
             return Ok(false);
         };
-        let Ok(change) = end_online(&stored, Ending::DrawAgreed, at) else {
+        let Ok(change) = end_online(&stored, Ending::Aborted, at) else {
             return Ok(false);
         };
         match super::commit(db, change, u32::MAX).await? {
@@ -244,10 +252,12 @@ pub async fn keep_sweeping(db: Db, abort_after: Duration, every: Duration) {
 
 #[cfg(test)]
 mod tests {
-    use gomoku_rules::{Point, Rule};
+    use gomoku_rules::{EndReason, Point, Rule, Status};
 
     use super::*;
-    use crate::store::seeks::tests::{new_rated_game, play};
+    use crate::ratings::Family;
+    use crate::store::games::GameStatus;
+    use crate::store::seeks::tests::{new_rated_game, only_pairing, paired, play};
     use crate::store::tests::each_backend;
 
     fn blitz() -> Pool {
@@ -289,7 +299,8 @@ mod tests {
                 .await
                 .unwrap()
                 .unwrap();
-            assert!(ended.row.status.is_over());
+            assert_eq!(ended.row.status, GameStatus::Rules(Status::Aborted));
+            assert_eq!(ended.row.end_reason, Some(EndReason::Aborted));
             let book = RatedBook::new(db.clone());
             let info = book.of(&ended.row, &ended.seats).await.unwrap().unwrap();
             assert_eq!(info.state, RatedState::Aborted);
@@ -337,6 +348,43 @@ mod tests {
                 .unwrap()
                 .unwrap();
             assert_eq!(now.row.version, ended.row.version + 1);
+        }
+    }
+
+    /// A game shows the ratings its players had when they were paired, though one of their
+    /// earlier games is rated meanwhile; once its own result is in, the same ratings show
+    /// beside the changes.
+    #[tokio::test]
+    async fn ratings_shown_are_those_at_the_pairing() {
+        for (db, _keep) in each_backend().await {
+            let (first, black, white) = new_rated_game(&db, blitz()).await;
+            let first = play(&db, &first, Point::new(7, 7)).await;
+            let first = play(&db, &first, Point::new(8, 8)).await;
+            // The same two players are paired again while the first game is still on.
+            for player in [&black, &white] {
+                crate::store::seeks::add(&db, player, blitz())
+                    .await
+                    .unwrap();
+            }
+            let pairing = only_pairing(&db, blitz()).await;
+            let second = paired(crate::store::seeks::claim(&db, &pairing, 10).await.unwrap());
+            let change = end_online(
+                &first,
+                Ending::Resigned(Stone::White),
+                OffsetDateTime::now_utc(),
+            )
+            .unwrap();
+            let Written::Stored(_) = super::super::commit(&db, change, 10).await.unwrap() else {
+                panic!("the resignation is written");
+            };
+            let now = ratings::record(&db, &black, Family::Gomoku).await.unwrap();
+            assert!(now.rating.rating > 1500.0 && now.rating.rd < 350.0);
+            let book = RatedBook::new(db.clone());
+            let info = book.of(&second.row, &second.seats).await.unwrap().unwrap();
+            for colour in [Stone::Black, Stone::White] {
+                let shown = &info.record(colour).rating;
+                assert_eq!((shown.rating, shown.rd), (1500.0, 350.0), "{colour:?}");
+            }
         }
     }
 }

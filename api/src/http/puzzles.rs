@@ -16,7 +16,7 @@ use super::auth::Player;
 use super::error::{ApiError, ErrorBody};
 use super::extract::{JsonBody, Whole};
 use super::responses::{BadBody, Busy, BusyOrAiBusy, RateLimited, Unauthorized};
-use super::view::{MoveView, PointView};
+use super::view::{MoveView, PointView, RatingPoints};
 use super::wire::RuleName;
 use crate::puzzles::{self, Shown};
 use crate::ratings;
@@ -52,14 +52,8 @@ impl<S: Send + Sync> FromRequestParts<S> for PuzzleId {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PuzzleRatingView {
-    /// Rounded to a whole point.
-    pub rating: i32,
-    /// The deviation, rounded.
-    pub rd: i32,
-    /// Too few rated attempts to trust (the deviation is at least 110).
-    pub provisional: bool,
-    /// The rating as shown: "1500?" while provisional.
-    pub shown: String,
+    #[serde(flatten)]
+    pub points: RatingPoints,
     /// Rated attempts solved.
     pub solved: u32,
     /// Rated attempts failed.
@@ -69,10 +63,7 @@ pub struct PuzzleRatingView {
 impl From<&PuzzleRecord> for PuzzleRatingView {
     fn from(r: &PuzzleRecord) -> PuzzleRatingView {
         PuzzleRatingView {
-            rating: r.rating.points(),
-            rd: r.rating.rd.round() as i32,
-            provisional: r.rating.provisional(),
-            shown: r.rating.shown(),
+            points: RatingPoints::from(&r.rating),
             solved: r.solved,
             failed: r.failed,
         }

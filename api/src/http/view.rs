@@ -24,7 +24,7 @@ use super::wire::{
 use crate::games;
 use crate::games::rated::RatedInfo;
 use crate::online::hub::Presence;
-use crate::ratings;
+use crate::ratings::{self, Rating};
 use crate::state::AppState;
 use crate::store::games::{
     AiSetting, Clock, GameRow, GameStatus, Mode, Offer, Offers, Seats, StoredGame, StoredMove,
@@ -110,39 +110,11 @@ impl From<AiSetting> for AiView {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ResultView {
-    pub status: ShownStatus<StatusName>,
+    pub status: StatusName,
     #[schema(minimum = 1, maximum = 2)]
     pub winner: Option<u8>,
-    pub end_reason: Option<ShownStatus<EndReasonName>>,
+    pub end_reason: Option<EndReasonName>,
     pub win_line: Option<Vec<PointView>>,
-}
-
-/// "aborted": a rated game in which a player did not make their first move in time.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Aborted {
-    Aborted,
-}
-
-/// A status or end reason as the game's own, or "aborted" (rated games only; the stored game
-/// ended without a winner, and its rated record says it was aborted).
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-#[serde(untagged)]
-pub enum ShownStatus<T> {
-    Game(T),
-    Aborted(Aborted),
-}
-
-impl ResultView {
-    /// The result of an aborted rated game.
-    fn aborted() -> ResultView {
-        ResultView {
-            status: ShownStatus::Aborted(Aborted::Aborted),
-            winner: None,
-            end_reason: Some(ShownStatus::Aborted(Aborted::Aborted)),
-            win_line: None,
-        }
-    }
 }
 
 impl ResultView {
@@ -151,9 +123,9 @@ impl ResultView {
     pub fn of(stored: &StoredGame) -> ResultView {
         let outcome = stored.game.outcome();
         ResultView {
-            status: ShownStatus::Game(Wire(status_of(stored.row.status, &stored.game))),
+            status: Wire(status_of(stored.row.status, &stored.game)),
             winner: outcome.winner().map(Stone::as_u8),
-            end_reason: outcome.end_reason().map(|r| ShownStatus::Game(Wire(r))),
+            end_reason: outcome.end_reason().map(Wire),
             win_line: win_line_view(outcome.win_line()),
         }
     }
@@ -176,7 +148,8 @@ pub struct PlayerView {
     pub name: String,
     /// Whether they have a live connection to this game now.
     pub online: bool,
-    /// Their rating before the game, in a rated game; null otherwise.
+    /// In a rated game, their rating and deviation when the pairing made the game (its counts
+    /// of games are their record now); null otherwise.
     pub rating: Option<RatingView>,
 }
 
@@ -429,11 +402,6 @@ fn rated_fields(
     )
 }
 
-/// Whether a rated game was aborted, on a state of it over (see [`rated_fields`]).
-fn aborted(rated: Option<&RatedInfo>, over: bool) -> bool {
-    over && rated.is_some_and(|r| r.state == RatedState::Aborted)
-}
-
 /// The opening of a game that starts with an opening rule, as one viewer sees it: where it
 /// stands, what is expected and from whom, and the steps so far. The stones placed are in the
 /// board and the move history too.
@@ -610,7 +578,6 @@ impl GameState {
         .view(viewer, presence, now);
         let over = row.status.is_over();
         let (is_rated, pool, rating_changes) = rated_fields(rated, over);
-        let aborted = aborted(rated, over);
         GameState {
             summary: GameSummary {
                 id: row.id.clone(),
@@ -620,13 +587,9 @@ impl GameState {
                 move_count: moves.len(),
                 current_player: game
                     .to_move()
-                    .filter(|_| !aborted && !row.in_opening())
+                    .filter(|_| !row.in_opening())
                     .map(Stone::as_u8),
-                result: if aborted {
-                    ResultView::aborted()
-                } else {
-                    ResultView::of(stored)
-                },
+                result: ResultView::of(stored),
                 rated: is_rated,
                 pool,
                 rating_changes,
@@ -686,21 +649,13 @@ impl GameSummary {
         let opening = OpeningView::new(&s.row, &s.seats, viewer);
         let over = status.is_over();
         let (is_rated, pool, rating_changes) = rated_fields(rated, over);
-        let aborted = aborted(rated, over);
         GameSummary {
-            current_player: s
-                .to_move
-                .filter(|_| !aborted && !s.row.in_opening())
-                .map(Stone::as_u8),
-            result: if aborted {
-                ResultView::aborted()
-            } else {
-                ResultView {
-                    status: ShownStatus::Game(Wire(status)),
-                    winner: winner.map(Stone::as_u8),
-                    end_reason: s.row.end_reason.map(|r| ShownStatus::Game(Wire(r))),
-                    win_line: win_line_view(&s.win_line),
-                }
+            current_player: s.to_move.filter(|_| !s.row.in_opening()).map(Stone::as_u8),
+            result: ResultView {
+                status: Wire(status),
+                winner: winner.map(Stone::as_u8),
+                end_reason: s.row.end_reason.map(Wire),
+                win_line: win_line_view(&s.win_line),
             },
             rated: is_rated,
             pool,
@@ -768,20 +723,38 @@ pub struct RankView {
     pub tier: String,
 }
 
+/// A Glicko-2 rating as every page shows it, a game rating or a puzzle rating alike.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RatingPoints {
+    /// Rounded to a whole point.
+    pub rating: i32,
+    /// The rating deviation, rounded.
+    pub rd: i32,
+    /// Too few rated results to trust yet (deviation 110 or more).
+    pub provisional: bool,
+    /// The rating as shown: "1523", or "1500?" while provisional.
+    pub shown: String,
+}
+
+impl From<&Rating> for RatingPoints {
+    fn from(r: &Rating) -> RatingPoints {
+        RatingPoints {
+            rating: r.points(),
+            rd: r.rd.round() as i32,
+            provisional: r.provisional(),
+            shown: r.shown(),
+        }
+    }
+}
+
 /// A player's rating in one family, as every page shows it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RatingView {
     /// "gomoku" (freestyle and standard) or "renju".
     pub family: String,
-    /// Rounded to a whole point.
-    pub rating: i32,
-    /// The rating deviation, rounded.
-    pub rd: i32,
-    /// Too few games to trust yet (deviation 110 or more).
-    pub provisional: bool,
-    /// The rating as shown: "1523", or "1500?" while provisional.
-    pub shown: String,
+    #[serde(flatten)]
+    pub points: RatingPoints,
     pub rank: RankView,
     pub games: u32,
     pub wins: u32,
@@ -794,10 +767,7 @@ impl From<&Record> for RatingView {
         let rank = ratings::rank(r.rating.rating);
         RatingView {
             family: r.family.as_str().to_string(),
-            rating: r.rating.points(),
-            rd: r.rating.rd.round() as i32,
-            provisional: r.rating.provisional(),
-            shown: r.rating.shown(),
+            points: RatingPoints::from(&r.rating),
             rank: RankView {
                 name: rank.name.to_string(),
                 tier: rank.tier().to_string(),

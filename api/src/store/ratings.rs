@@ -118,6 +118,37 @@ pub struct RatedGame {
     /// The pool it was paired in.
     pub pool: Pool,
     pub state: RatedState,
+    /// Black's and white's rating and deviation when the pairing made the game; None for a game
+    /// paired before they were kept.
+    pub paired: Option<[(f64, f64); 2]>,
+}
+
+/// The columns of a rated game, on `rated_games`.
+pub(super) const RATED_GAME_COLUMNS: &str =
+    "family, pool, result, black_rating, black_rd, white_rating, white_rd";
+
+/// A rated game from [`RATED_GAME_COLUMNS`] and its rating changes (from [`changes_of`]).
+pub(super) fn rated_game_of(
+    r: &impl Columns,
+    id: &str,
+    changes: &[(Stone, f64, f64)],
+) -> Result<RatedGame, StoreError> {
+    let result = r.text("result")?;
+    let paired = match (
+        r.real("black_rating")?,
+        r.real("black_rd")?,
+        r.real("white_rating")?,
+        r.real("white_rd")?,
+    ) {
+        (Some(br), Some(bd), Some(wr), Some(wd)) => Some([(br, bd), (wr, wd)]),
+        _ => None,
+    };
+    Ok(RatedGame {
+        family: parse(id, "family", &r.need_text("family")?)?,
+        pool: parse(id, "pool", &r.need_text("pool")?)?,
+        state: rated_state(id, result.as_deref(), changes)?,
+        paired,
+    })
 }
 
 /// Where a rated game's result stands.
@@ -216,7 +247,7 @@ pub(super) fn result_text(winner: Option<Stone>) -> &'static str {
 }
 
 /// A stored rating state read back.
-pub(super) fn rated_state(
+fn rated_state(
     id: &str,
     result: Option<&str>,
     changes: &[(Stone, f64, f64)],

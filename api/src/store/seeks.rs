@@ -288,6 +288,40 @@ fn paired_game(pairing: &Pairing) -> Result<Fresh, StoreError> {
     Ok(fresh)
 }
 
+/// Black's and white's ids in a game [`paired_game`] made: its creator plays black, the second
+/// player white.
+pub(super) fn paired_players(fresh: &Fresh) -> [&str; 2] {
+    let white = fresh
+        .second
+        .as_ref()
+        .map_or("", |(player, _)| player.as_str());
+    [fresh.row.player_id.as_str(), white]
+}
+
+/// The row that makes a paired game rated, with each player's rating and deviation as the
+/// `ratings` table has them within the pairing's transaction (the initial ones without a row):
+/// ($1 game, $2 family, $3 pool, $4 black's id, $5 white's id, $6 initial rating, $7 initial
+/// deviation), numbered alike on both backends: `placeholder` is `$` for PostgreSQL, `?` for
+/// SQLite (whose `?n` is a numbered parameter, while its `$n` would be a named one, numbered in
+/// order of first use).
+pub(super) fn insert_rated_game(placeholder: char) -> String {
+    let of = |column: &str, player: u8, initial: u8| {
+        format!(
+            "coalesce((select {column} from ratings where player_id = {placeholder}{player} \
+             and family = {placeholder}2), {placeholder}{initial})"
+        )
+    };
+    format!(
+        "insert into rated_games (game_id, family, pool, black_rating, black_rd, white_rating, \
+         white_rd) values ({p}1, {p}2, {p}3, {}, {}, {}, {})",
+        of("rating", 4, 6),
+        of("rd", 4, 7),
+        of("rating", 5, 6),
+        of("rd", 5, 7),
+        p = placeholder,
+    )
+}
+
 /// The columns of a seek, on `seeks s`.
 pub(super) const SEEK_COLUMNS: &str =
     "s.id, s.player_id, s.pool, s.rating, s.rd, s.since, s.aborts, s.last_colour";

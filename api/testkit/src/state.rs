@@ -96,6 +96,7 @@ pub fn expected_result(game: &Game) -> (&'static str, Value, Value) {
                 DrawReason::Agreement => "agreement",
             }),
         ),
+        Outcome::Aborted => ("aborted", Value::Null, json!("aborted")),
     }
 }
 
@@ -167,10 +168,12 @@ pub fn check_state(state: &Value) -> Result<(), String> {
     let game = Game::replay(size, rule, &points)
         .map_err(|(i, e)| format!("game {id}: stored move {i} is illegal: {e:?}"))?;
     let status = state["status"].as_str().unwrap_or("");
-    // Endings off the board: a resignation or a flag fall (won by either colour), a draw agreed.
+    // Endings off the board: a resignation or a flag fall (won by either colour), a draw agreed,
+    // a rated game aborted.
     let off_board = match state["endReason"].as_str() {
         Some("resign" | "timeout") => Some(["black_won", "white_won"].as_slice()),
         Some("agreement") => Some(["draw"].as_slice()),
+        Some("aborted") => Some(["aborted"].as_slice()),
         _ => None,
     };
     if let Some(statuses) = off_board {

@@ -72,14 +72,10 @@ function documentedCodes() {
   return codes
 }
 
-/**
- * The schema `name`; a status or end reason that rated games extend with
- * "aborted" is described as `ShownStatus_<name>` (the game's own names, or
- * `Aborted`), whose first list is the game's own.
- */
+/** The schema `name` of the description. */
 function schema(name) {
   const schemas = description.components.schemas
-  const found = schemas[name] || schemas[`ShownStatus_${name}`]
+  const found = schemas[name]
   if (!found) throw new Error(`no schema ${name} in the description`)
   return found
 }
@@ -149,10 +145,6 @@ describe('names', () => {
     ['game-state STATUS', 'StatusName', () => Object.values(gameState.STATUS)],
   ])('%s are the description\'s %s exactly', (_, name, ours) => {
     expect(sorted(ours())).toEqual(sorted(enumIn(schema(name))))
-  })
-
-  test('game-state ABORTED is the description\'s Aborted, the rated games\' extra status', () => {
-    expect(enumIn(schema('Aborted'))).toEqual([gameState.ABORTED])
   })
 
   test('game-state LIST_FILTER are the game list\'s status filters exactly', () => {

@@ -8,13 +8,13 @@ use gomoku_rules::Stone;
 use sqlx::PgConnection;
 
 use super::Store;
-use crate::matchmaking::Pool;
 use crate::ratings::{Family, Rating, PROVISIONAL_RD, RATED_FROM_MOVES};
 use crate::store::games::rows::{stone_value, Columns};
 use crate::store::ratings::{
-    changes_of, leader_of, parse, rated_state, rating_of, recent_of, record_of, result_text, tally,
-    Leader, Profile, RatedGame, Settled, Settlement, CHANGES_SQL, INSERT_CHANGE, LEADERBOARD_SQL,
-    RATING_SQL, RECENT_SQL, RECORDS_SQL, UNSETTLED_SQL, UPSERT_RATING,
+    changes_of, leader_of, parse, rated_game_of, rating_of, recent_of, record_of, result_text,
+    tally, Leader, Profile, RatedGame, Settled, Settlement, CHANGES_SQL, INSERT_CHANGE,
+    LEADERBOARD_SQL, RATED_GAME_COLUMNS, RATING_SQL, RECENT_SQL, RECORDS_SQL, UNSETTLED_SQL,
+    UPSERT_RATING,
 };
 use crate::store::StoreError;
 
@@ -73,7 +73,8 @@ impl Store {
         sqlx::query("set transaction isolation level repeatable read, read only")
             .execute(&mut *tx)
             .await?;
-        let row = sqlx::query("select family, pool, result from rated_games where game_id = $1")
+        let sql = format!("select {RATED_GAME_COLUMNS} from rated_games where game_id = $1");
+        let row = sqlx::query(&sql)
             .bind(game_id)
             .fetch_optional(&mut *tx)
             .await?;
@@ -85,15 +86,8 @@ impl Store {
             .fetch_all(&mut *tx)
             .await?;
         tx.commit().await?;
-        let family: Family = parse(game_id, "family", &row.need_text("family")?)?;
-        let pool: Pool = parse(game_id, "pool", &row.need_text("pool")?)?;
-        let result = row.text("result")?;
         let changes = changes_of(&changes, game_id)?;
-        Ok(Some(RatedGame {
-            family,
-            pool,
-            state: rated_state(game_id, result.as_deref(), &changes)?,
-        }))
+        Ok(Some(rated_game_of(&row, game_id, &changes)?))
     }
 
     pub(in crate::store) async fn unsettled(&self) -> Result<Vec<String>, StoreError> {

@@ -16,7 +16,9 @@ use crate::store::games::rows::{self, stone_value};
 use crate::store::games::Fresh;
 use crate::store::presence::GONE_AFTER;
 use crate::store::ratings::{colour_of, rating_of, RATING_SQL};
-use crate::store::seeks::{seek_of, Added, Claimed, NewSeek, SEEK_COLUMNS};
+use crate::store::seeks::{
+    insert_rated_game, paired_players, seek_of, Added, Claimed, NewSeek, SEEK_COLUMNS,
+};
 use crate::store::StoreError;
 
 /// Whether the instance holding seek `s` still beats: its heartbeat is younger than the
@@ -190,10 +192,15 @@ impl Store {
             }
         }
         insert_fresh(&mut tx, &fresh).await?;
-        sqlx::query("insert into rated_games (game_id, family, pool) values ($1, $2, $3)")
+        let [black, white] = paired_players(&fresh);
+        sqlx::query(&insert_rated_game('$'))
             .bind(&fresh.row.id)
             .bind(pool.family().as_str())
             .bind(pool.as_str())
+            .bind(black)
+            .bind(white)
+            .bind(Rating::INITIAL.rating)
+            .bind(Rating::INITIAL.rd)
             .execute(&mut *tx)
             .await?;
         let seats = sqlx::query(SEATS_OF_GAME)

@@ -23,7 +23,7 @@ fn added(added: Added) -> Seek {
     }
 }
 
-fn paired(claimed: Claimed) -> Arc<StoredGame> {
+pub(crate) fn paired(claimed: Claimed) -> Arc<StoredGame> {
     match claimed {
         Claimed::Paired(game) => game,
         other => panic!("expected a game, got {other:?}"),
@@ -31,7 +31,7 @@ fn paired(claimed: Claimed) -> Arc<StoredGame> {
 }
 
 /// The one pairing of a pool holding two seeks.
-async fn only_pairing(db: &Db, pool: Pool) -> Pairing {
+pub(crate) async fn only_pairing(db: &Db, pool: Pool) -> Pairing {
     let waiting = waiting(db, pool).await.unwrap();
     let mut pairs = pair(&waiting, now_exact());
     assert_eq!(pairs.len(), 1, "{waiting:?}");

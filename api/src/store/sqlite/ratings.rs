@@ -7,13 +7,13 @@ use gomoku_rules::Stone;
 use sqlx::{Row, SqliteConnection};
 
 use super::Store;
-use crate::matchmaking::Pool;
 use crate::ratings::{Family, Rating};
 use crate::store::games::rows::stone_value;
 use crate::store::ratings::{
-    changes_of, leader_of, parse, rated_state, rating_of, recent_of, record_of, result_text, tally,
-    Leader, Profile, RatedGame, Settled, Settlement, CHANGES_SQL, INSERT_CHANGE, LEADERBOARD_SQL,
-    RATING_SQL, RECENT_SQL, RECORDS_SQL, UNSETTLED_SQL, UPSERT_RATING,
+    changes_of, leader_of, parse, rated_game_of, rating_of, recent_of, record_of, result_text,
+    tally, Leader, Profile, RatedGame, Settled, Settlement, CHANGES_SQL, INSERT_CHANGE,
+    LEADERBOARD_SQL, RATED_GAME_COLUMNS, RATING_SQL, RECENT_SQL, RECORDS_SQL, UNSETTLED_SQL,
+    UPSERT_RATING,
 };
 use crate::store::StoreError;
 
@@ -75,27 +75,21 @@ impl Store {
         game_id: &str,
     ) -> Result<Option<RatedGame>, StoreError> {
         let mut tx = self.reader().begin().await?;
-        let row = sqlx::query("select family, pool, result from rated_games where game_id = ?")
+        let sql = format!("select {RATED_GAME_COLUMNS} from rated_games where game_id = ?");
+        let row = sqlx::query(&sql)
             .bind(game_id)
             .fetch_optional(&mut *tx)
             .await?;
         let Some(row) = row else {
             return Ok(None);
         };
-        let family: Family = parse(game_id, "family", row.try_get(0)?)?;
-        let pool: Pool = parse(game_id, "pool", row.try_get(1)?)?;
-        let result: Option<String> = row.try_get(2)?;
         let changes = sqlx::query(CHANGES_SQL)
             .bind(game_id)
             .fetch_all(&mut *tx)
             .await?;
         tx.commit().await?;
         let changes = changes_of(&changes, game_id)?;
-        Ok(Some(RatedGame {
-            family,
-            pool,
-            state: rated_state(game_id, result.as_deref(), &changes)?,
-        }))
+        Ok(Some(rated_game_of(&row, game_id, &changes)?))
     }
 
     pub(in crate::store) async fn unsettled(&self) -> Result<Vec<String>, StoreError> {

@@ -11,9 +11,12 @@ use sqlx::SqliteConnection;
 use super::games::{at_cap, bind_insert, insert_sql, seats_of_game};
 use super::Store;
 use crate::matchmaking::{Pool, Seek};
+use crate::ratings::Rating;
 use crate::store::games::{rows, Fresh};
 use crate::store::ratings::{colour_of, rating_of, RATING_SQL};
-use crate::store::seeks::{seek_of, Added, Claimed, NewSeek, SEEK_COLUMNS};
+use crate::store::seeks::{
+    insert_rated_game, paired_players, seek_of, Added, Claimed, NewSeek, SEEK_COLUMNS,
+};
 use crate::store::writer::OnCommit;
 use crate::store::StoreError;
 
@@ -219,10 +222,15 @@ async fn claim_in(
     let mut args = SqliteArguments::default();
     bind_insert(&mut args, fresh, cap).map_err(sqlx::Error::Encode)?;
     sqlx::query_with(insert, args).execute(&mut *conn).await?;
-    sqlx::query("insert into rated_games (game_id, family, pool) values (?, ?, ?)")
+    let [black, white] = paired_players(fresh);
+    sqlx::query(&insert_rated_game('?'))
         .bind(&fresh.row.id)
         .bind(pool.family().as_str())
         .bind(pool.as_str())
+        .bind(black)
+        .bind(white)
+        .bind(Rating::INITIAL.rating)
+        .bind(Rating::INITIAL.rd)
         .execute(&mut *conn)
         .await?;
     let seats = sqlx::query(&seats_of_game())
