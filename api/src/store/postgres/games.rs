@@ -18,7 +18,7 @@ use std::sync::Arc;
 use gomoku_rules::EndReason;
 use sqlx::PgConnection;
 
-use super::{announce, Store};
+use super::{announce, group, Store};
 use crate::store::games::rows::{
     self, deadline_text, offer_columns, opening_steps_json, stone_value, win_line_json, Columns,
     DUE_GAMES, GAME_COLUMNS, MOVE_COLUMNS, SEAT_COLUMNS, SUMMARY_COLUMNS,
@@ -87,9 +87,32 @@ impl Store {
             };
             let version = first.need_int("version")?;
             let seats = rows::seats(&seat_rows)?;
-            if let Some(cached) = self.shared.positions.get(id) {
+            let cached = self.shared.positions.get(id);
+            if let Some(cached) = &cached {
                 if cached.row.version == version && cached.seats == seats {
-                    return Ok(Some(cached));
+                    return Ok(Some(cached.clone()));
+                }
+            }
+            // One change behind (another instance's move, mostly): read the game's row and only
+            // the moves the cache lacks.
+            if let Some(cached) = cached.filter(|c| c.row.version + 1 == version) {
+                let sql = format!(
+                    "select {GAME_COLUMNS}, {MOVE_COLUMNS} \
+                     from games g left join moves m on m.game_id = g.id and m.ply >= $2 \
+                     where g.id = $1 order by m.ply"
+                );
+                let rows = sqlx::query(&sql)
+                    .bind(id)
+                    .bind(i32::try_from(cached.moves.len()).unwrap_or(i32::MAX))
+                    .fetch_all(&self.pool)
+                    .await?;
+                if let Some(stored) = rows::advanced(&cached, &rows, seats.clone())? {
+                    if stored.row.version != version {
+                        continue;
+                    }
+                    let stored = Arc::new(stored);
+                    self.shared.positions.put(&stored);
+                    return Ok(Some(stored));
                 }
             }
             let sql = format!(
@@ -178,8 +201,12 @@ impl Store {
         cap: u32,
     ) -> Result<Written, StoreError> {
         let mut capped: Vec<&str> = update.capped_players().collect();
-        let landed = if capped.is_empty() {
-            // A move, an offer, a resignation, a flag fall: one statement, no transaction.
+        let landed = if group::Group::takes(&update) {
+            // A move, an offer, a resignation, a flag fall: written with the others that arrive
+            // with it, one statement for the group ([`group`]).
+            self.group.write(update.clone()).await?.then_some(None)
+        } else if capped.is_empty() {
+            // A takeback: one statement, no transaction.
             let mut conn = self.pool.acquire().await?;
             run_update(&mut conn, &update).await?
         } else {
@@ -359,33 +386,41 @@ pub(super) async fn insert_fresh(
 }
 
 /// Moves as the columns `unnest` turns back into rows.
-struct MoveColumns {
-    ply: Vec<i32>,
-    row: Vec<i32>,
-    col: Vec<i32>,
-    player: Vec<i32>,
-    played_at: Vec<String>,
-    clock_ms: Vec<Option<i64>>,
+#[derive(Default)]
+pub(super) struct MoveColumns {
+    pub(super) ply: Vec<i32>,
+    pub(super) row: Vec<i32>,
+    pub(super) col: Vec<i32>,
+    pub(super) player: Vec<i32>,
+    pub(super) played_at: Vec<String>,
+    pub(super) clock_ms: Vec<Option<i64>>,
 }
 
 impl MoveColumns {
     /// `moves`, the first at ply `first`.
     fn of(moves: &[StoredMove], first: usize) -> MoveColumns {
+        let mut columns = MoveColumns::default();
+        columns.extend(moves, first);
+        columns
+    }
+
+    /// Adds `moves`, the first at ply `first`.
+    pub(super) fn extend(&mut self, moves: &[StoredMove], first: usize) {
         let int = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
-        MoveColumns {
-            ply: (0..moves.len()).map(|i| int(first + i)).collect(),
-            row: moves.iter().map(|m| int(m.point.row)).collect(),
-            col: moves.iter().map(|m| int(m.point.col)).collect(),
-            player: moves.iter().map(|m| i32::from(m.stone.as_u8())).collect(),
-            played_at: moves.iter().map(|m| m.played_at.clone()).collect(),
-            clock_ms: moves.iter().map(|m| m.clock_ms).collect(),
-        }
+        self.ply.extend((0..moves.len()).map(|i| int(first + i)));
+        self.row.extend(moves.iter().map(|m| int(m.point.row)));
+        self.col.extend(moves.iter().map(|m| int(m.point.col)));
+        self.player
+            .extend(moves.iter().map(|m| i32::from(m.stone.as_u8())));
+        self.played_at
+            .extend(moves.iter().map(|m| m.played_at.clone()));
+        self.clock_ms.extend(moves.iter().map(|m| m.clock_ms));
     }
 }
 
 /// Runs the statement of a change: None when the version had moved on (nothing written), else
 /// the name of the player it seated, if it seated one.
-async fn run_update(
+pub(super) async fn run_update(
     conn: &mut PgConnection,
     update: &Update,
 ) -> Result<Option<Option<String>>, StoreError> {
