@@ -3,13 +3,17 @@
 //! A load first reads the game's version and seats (one small query); the position cache serves
 //! the game only if it holds that very version with those seats (a rename on another instance
 //! changes a seat's name, not the version). Otherwise the game row and its moves are read and
-//! replayed, and cached. A change is one statement: the version-guarded update of the game row,
+//! replayed, and cached; when the cache holds the game one version behind (another instance's
+//! change), only the game row and the moves the cache lacks are read, and those moves played on
+//! the cached position. A change is one statement: the version-guarded update of the game row,
 //! with the moves it adds or takes back and the seat it fills as data-modifying `with` parts that
 //! run only if the update changed the row; PostgreSQL runs a statement atomically, so a stale
 //! version writes nothing, and a move at a ply already taken fails the whole statement on the
 //! primary key. Changes that can pass a player's cap on unfinished games (a new game, a join, an
 //! undo that reopens a game) run in a transaction that first locks the player's row, then
 //! counts: two such writes for one player, from any instances, count one after the other.
+//! The other changes (a move, an offer, a resignation, a flag fall) go to the instance's group
+//! writer ([`group`](super::group)), which writes those arriving together as one statement.
 //! Once committed, a change is told to this instance's watchers, then announced to the other
 //! instances ([`announce`](super::announce)), and only then answered.
 

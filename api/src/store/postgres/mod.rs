@@ -4,8 +4,9 @@
 //! ([`listen`]).
 //!
 //! No single writer: every write is its own transaction on a pooled connection, and PostgreSQL
-//! commits concurrent transactions together itself. What SQLite's single writer gave for free is
-//! the database's job here:
+//! commits concurrent transactions together itself; only the plain changes of games that one
+//! instance makes at the same moment are written together, one statement for the group
+//! ([`group`]). What SQLite's single writer gave for free is the database's job here:
 //! - a change of a game lands only on the version it was computed from (`update … where version
 //!   = $n`; a second writer of the same version waits for the first one's row lock, then finds
 //!   the version moved on and changes nothing), and the primary key (game_id, ply) refuses a
