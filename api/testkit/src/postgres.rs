@@ -171,6 +171,11 @@ impl Cluster {
         &self.url
     }
 
+    /// The folder the cluster lives in (on the disk whose flushes its commits wait for).
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
     /// Stops the server (a fast shutdown: every session ends, as in an operator's restart);
     /// returns once it is down.
     pub fn halt(&self) {

@@ -401,6 +401,48 @@ pub fn stored<R: Columns>(rows: &[R], seats: Seats) -> Result<Option<StoredGame>
     }))
 }
 
+/// `cached` brought forward by the rows of a query like [`stored`]'s that read the game's row and
+/// only its moves from ply `cached.moves.len()` on: the moves it has are played on the cached
+/// position rather than replayed from the start. None when the rows do not simply follow it
+/// (moves taken back, a game with an opening, a cached game already over, a move count that does
+/// not add up): then the whole game must be read.
+pub fn advanced<R: Columns>(
+    cached: &StoredGame,
+    rows: &[R],
+    seats: Seats,
+) -> Result<Option<StoredGame>, StoreError> {
+    let Some(first) = rows.first() else {
+        return Ok(None);
+    };
+    let row = game_row(first)?;
+    let simple = row.opening.is_none()
+        && cached.row.opening.is_none()
+        && row.move_count >= cached.moves.len()
+        && cached.game.outcome().status() == Status::Playing;
+    if !simple {
+        return Ok(None);
+    }
+    let mut moves = cached.moves.clone();
+    for r in rows {
+        moves.extend(joined_move(r, &row.id)?);
+    }
+    if moves.len() != row.move_count {
+        return Ok(None);
+    }
+    let mut game = cached.game.clone();
+    for (index, m) in moves.iter().enumerate().skip(cached.moves.len()) {
+        game.play(m.point)
+            .map_err(|e| StoreError::Corrupt(row.id.clone(), format!("move {index}: {e:?}")))?;
+    }
+    let game = ended(&row, game)?;
+    Ok(Some(StoredGame {
+        row,
+        seats,
+        moves,
+        game,
+    }))
+}
+
 /// The colour now of a seat stored at `colour`, in a game whose opening has `swapped` them.
 fn seated(colour: Stone, swapped: bool) -> Stone {
     if swapped {
@@ -527,8 +569,15 @@ pub fn win_line_json(line: &[Point]) -> Option<String> {
 pub fn rebuild(row: &GameRow, moves: &[StoredMove]) -> Result<Game, StoreError> {
     let corrupt = |what: String| StoreError::Corrupt(row.id.clone(), what);
     let points: Vec<Point> = moves.iter().map(|m| m.point).collect();
-    let mut game = Game::replay(row.board_size, row.rule, &points)
+    let game = Game::replay(row.board_size, row.rule, &points)
         .map_err(|(index, e)| corrupt(format!("move {index}: {e:?}")))?;
+    ended(row, game)
+}
+
+/// `game`, its moves played, with the row's ending off the board applied, checked against the
+/// stored result.
+fn ended(row: &GameRow, mut game: Game) -> Result<Game, StoreError> {
+    let corrupt = |what: String| StoreError::Corrupt(row.id.clone(), what);
     if let Some(ending) = row.ending() {
         game.end(ending)
             .map_err(|e| corrupt(format!("{ending:?} after the moves: {e:?}")))?;

@@ -336,3 +336,73 @@ async fn a_rematch_lands_whole_or_not_at_all() {
         assert_eq!(new.seats.colour_of(&bob), Some(Stone::Black));
     }
 }
+
+/// Moves of many games committed at the same moment (on PostgreSQL, written together by the
+/// group writer) all land, a stale rival among them is refused alone, and every game read afresh
+/// equals what its commit answered.
+#[tokio::test]
+async fn changes_arriving_together_land_each_on_its_own_version() {
+    for (db, _keep) in each_backend().await {
+        let player = players::tests::anonymous(&db).await;
+        let mut games = Vec::new();
+        for _ in 0..12 {
+            games.push(stored(insert(&db, new_game(&player), 100).await.unwrap()));
+        }
+        let mut commits = tokio::task::JoinSet::new();
+        for (i, game) in games.iter().enumerate() {
+            let (db, change) = (db.clone(), play(game, Point::new(4, 4)));
+            commits.spawn(async move { (i, commit(&db, change, 100).await.unwrap()) });
+        }
+        let (db2, rival) = (db.clone(), play(&games[0], Point::new(3, 3)));
+        commits.spawn(async move { (usize::MAX, commit(&db2, rival, 100).await.unwrap()) });
+        let mut landed = 0;
+        for (i, written) in commits.join_all().await {
+            let Written::Stored(answer) = written else {
+                assert!(matches!(written, Written::Stale));
+                continue;
+            };
+            landed += 1;
+            let id = &answer.row.id;
+            db.positions().forget(id);
+            let fresh = load(&db, id).await.unwrap().unwrap();
+            assert_eq!(fresh.row.version, 1, "game {i}");
+            assert_eq!(fresh.moves, answer.moves);
+            assert_eq!(fresh.game, answer.game);
+        }
+        assert_eq!(
+            landed, 12,
+            "every game's first change lands, the rival does not"
+        );
+    }
+}
+
+/// A store holding a game one version behind (the other instance's move) reads only the new
+/// move, and serves what a full read gives.
+#[tokio::test]
+#[ignore = "needs PostgreSQL: set GOMOKU_TEST_DATABASE"]
+async fn a_load_one_version_behind_reads_the_new_moves() {
+    let (a, b, _database) = crate::store::tests::two_stores_on_postgres().await;
+    b.migrate().await.unwrap();
+    let player = players::tests::anonymous(&a).await;
+    let mut game = stored(insert(&a, new_game(&player), 10).await.unwrap());
+    for (k, point) in [(4, 4), (3, 3), (5, 5)].into_iter().enumerate() {
+        let (writer, reader) = if k % 2 == 0 { (&a, &b) } else { (&b, &a) };
+        load(reader, &game.row.id).await.unwrap().unwrap();
+        game = stored(
+            commit(writer, play(&game, Point::new(point.0, point.1)), 10)
+                .await
+                .unwrap(),
+        );
+        let caught_up = load(reader, &game.row.id).await.unwrap().unwrap();
+        reader.positions().forget(&game.row.id);
+        let fresh = load(reader, &game.row.id).await.unwrap().unwrap();
+        for loaded in [&caught_up, &fresh] {
+            assert_eq!(loaded.row.version, game.row.version);
+            assert_eq!(loaded.moves, game.moves);
+            assert_eq!(loaded.game, game.game);
+            assert_eq!(loaded.seats, game.seats);
+        }
+    }
+    a.close().await;
+    b.close().await;
+}

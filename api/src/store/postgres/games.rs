@@ -3,13 +3,17 @@
 //! A load first reads the game's version and seats (one small query); the position cache serves
 //! the game only if it holds that very version with those seats (a rename on another instance
 //! changes a seat's name, not the version). Otherwise the game row and its moves are read and
-//! replayed, and cached. A change is one statement: the version-guarded update of the game row,
+//! replayed, and cached; when the cache holds the game one version behind (another instance's
+//! change), only the game row and the moves the cache lacks are read, and those moves played on
+//! the cached position. A change is one statement: the version-guarded update of the game row,
 //! with the moves it adds or takes back and the seat it fills as data-modifying `with` parts that
 //! run only if the update changed the row; PostgreSQL runs a statement atomically, so a stale
 //! version writes nothing, and a move at a ply already taken fails the whole statement on the
 //! primary key. Changes that can pass a player's cap on unfinished games (a new game, a join, an
 //! undo that reopens a game) run in a transaction that first locks the player's row, then
 //! counts: two such writes for one player, from any instances, count one after the other.
+//! The other changes (a move, an offer, a resignation, a flag fall) go to the instance's group
+//! writer ([`group`](super::group)), which writes those arriving together as one statement.
 //! Once committed, a change is told to this instance's watchers, then announced to the other
 //! instances ([`announce`](super::announce)), and only then answered.
 
@@ -18,7 +22,7 @@ use std::sync::Arc;
 use gomoku_rules::EndReason;
 use sqlx::PgConnection;
 
-use super::{announce, Store};
+use super::{announce, group, Store};
 use crate::store::games::rows::{
     self, deadline_text, offer_columns, opening_steps_json, stone_value, win_line_json, Columns,
     DUE_GAMES, GAME_COLUMNS, MOVE_COLUMNS, SEAT_COLUMNS, SUMMARY_COLUMNS,
@@ -87,9 +91,32 @@ impl Store {
             };
             let version = first.need_int("version")?;
             let seats = rows::seats(&seat_rows)?;
-            if let Some(cached) = self.shared.positions.get(id) {
+            let cached = self.shared.positions.get(id);
+            if let Some(cached) = &cached {
                 if cached.row.version == version && cached.seats == seats {
-                    return Ok(Some(cached));
+                    return Ok(Some(cached.clone()));
+                }
+            }
+            // One change behind (another instance's move, mostly): read the game's row and only
+            // the moves the cache lacks.
+            if let Some(cached) = cached.filter(|c| c.row.version + 1 == version) {
+                let sql = format!(
+                    "select {GAME_COLUMNS}, {MOVE_COLUMNS} \
+                     from games g left join moves m on m.game_id = g.id and m.ply >= $2 \
+                     where g.id = $1 order by m.ply"
+                );
+                let rows = sqlx::query(&sql)
+                    .bind(id)
+                    .bind(i32::try_from(cached.moves.len()).unwrap_or(i32::MAX))
+                    .fetch_all(&self.pool)
+                    .await?;
+                if let Some(stored) = rows::advanced(&cached, &rows, seats.clone())? {
+                    if stored.row.version != version {
+                        continue;
+                    }
+                    let stored = Arc::new(stored);
+                    self.shared.positions.put(&stored);
+                    return Ok(Some(stored));
                 }
             }
             let sql = format!(
@@ -178,8 +205,12 @@ impl Store {
         cap: u32,
     ) -> Result<Written, StoreError> {
         let mut capped: Vec<&str> = update.capped_players().collect();
-        let landed = if capped.is_empty() {
-            // A move, an offer, a resignation, a flag fall: one statement, no transaction.
+        let landed = if group::Group::takes(&update) {
+            // A move, an offer, a resignation, a flag fall: written with the others that arrive
+            // with it, one statement for the group ([`group`]).
+            self.group.write(update.clone()).await?.then_some(None)
+        } else if capped.is_empty() {
+            // A takeback: one statement, no transaction.
             let mut conn = self.pool.acquire().await?;
             run_update(&mut conn, &update).await?
         } else {
@@ -359,33 +390,41 @@ pub(super) async fn insert_fresh(
 }
 
 /// Moves as the columns `unnest` turns back into rows.
-struct MoveColumns {
-    ply: Vec<i32>,
-    row: Vec<i32>,
-    col: Vec<i32>,
-    player: Vec<i32>,
-    played_at: Vec<String>,
-    clock_ms: Vec<Option<i64>>,
+#[derive(Default)]
+pub(super) struct MoveColumns {
+    pub(super) ply: Vec<i32>,
+    pub(super) row: Vec<i32>,
+    pub(super) col: Vec<i32>,
+    pub(super) player: Vec<i32>,
+    pub(super) played_at: Vec<String>,
+    pub(super) clock_ms: Vec<Option<i64>>,
 }
 
 impl MoveColumns {
     /// `moves`, the first at ply `first`.
     fn of(moves: &[StoredMove], first: usize) -> MoveColumns {
+        let mut columns = MoveColumns::default();
+        columns.extend(moves, first);
+        columns
+    }
+
+    /// Adds `moves`, the first at ply `first`.
+    pub(super) fn extend(&mut self, moves: &[StoredMove], first: usize) {
         let int = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
-        MoveColumns {
-            ply: (0..moves.len()).map(|i| int(first + i)).collect(),
-            row: moves.iter().map(|m| int(m.point.row)).collect(),
-            col: moves.iter().map(|m| int(m.point.col)).collect(),
-            player: moves.iter().map(|m| i32::from(m.stone.as_u8())).collect(),
-            played_at: moves.iter().map(|m| m.played_at.clone()).collect(),
-            clock_ms: moves.iter().map(|m| m.clock_ms).collect(),
-        }
+        self.ply.extend((0..moves.len()).map(|i| int(first + i)));
+        self.row.extend(moves.iter().map(|m| int(m.point.row)));
+        self.col.extend(moves.iter().map(|m| int(m.point.col)));
+        self.player
+            .extend(moves.iter().map(|m| i32::from(m.stone.as_u8())));
+        self.played_at
+            .extend(moves.iter().map(|m| m.played_at.clone()));
+        self.clock_ms.extend(moves.iter().map(|m| m.clock_ms));
     }
 }
 
 /// Runs the statement of a change: None when the version had moved on (nothing written), else
 /// the name of the player it seated, if it seated one.
-async fn run_update(
+pub(super) async fn run_update(
     conn: &mut PgConnection,
     update: &Update,
 ) -> Result<Option<Option<String>>, StoreError> {

@@ -4,8 +4,9 @@
 //! ([`listen`]).
 //!
 //! No single writer: every write is its own transaction on a pooled connection, and PostgreSQL
-//! commits concurrent transactions together itself. What SQLite's single writer gave for free is
-//! the database's job here:
+//! commits concurrent transactions together itself; only the plain changes of games that one
+//! instance makes at the same moment are written together, one statement for the group
+//! ([`group`]). What SQLite's single writer gave for free is the database's job here:
 //! - a change of a game lands only on the version it was computed from (`update … where version
 //!   = $n`; a second writer of the same version waits for the first one's row lock, then finds
 //!   the version moved on and changes nothing), and the primary key (game_id, ply) refuses a
@@ -28,6 +29,7 @@
 pub(super) mod analyses;
 mod announce;
 pub(super) mod games;
+mod group;
 mod listen;
 pub(super) mod players;
 mod presence;
@@ -84,6 +86,8 @@ pub struct Store {
     notify_pool: PgPool,
     /// This instance's announcements of its commits, queued and sent.
     announcer: Arc<announce::Announcer>,
+    /// This instance's writer of the plain changes of games, a group at a time.
+    group: Arc<group::Group>,
     /// `--busy-timeout-ms`: also how long an answer waits for its announcement.
     busy: Duration,
     /// This instance's id among those sharing the database (random per start).
@@ -104,7 +108,12 @@ impl Store {
         let options = PgConnectOptions::from_str(&config.database_url)?
             .application_name(&format!("gomoku-server {instance}"))
             .options([("lock_timeout", format!("{}ms", busy.as_millis().max(1)))]);
+        // No test of a connection as it is taken from the pool (sqlx's default, a round trip
+        // each time, on the path of every request): a broken connection fails the statement
+        // itself, which is answered busy and retried like any failure of the database, and the
+        // pool then drops it.
         let pool = PgPoolOptions::new()
+            .test_before_acquire(false)
             .max_connections(config.db_max_connections)
             .min_connections(config.db_min_connections.min(config.db_max_connections))
             .acquire_timeout(busy.max(Duration::from_millis(100)))
@@ -113,6 +122,7 @@ impl Store {
         // Announcements are not worth a flush: one lost in a crash of the database is made up
         // for by the listeners' reading afresh when they reconnect (see `announce`).
         let notify_pool = PgPoolOptions::new()
+            .test_before_acquire(false)
             .max_connections(1)
             .acquire_timeout(busy.max(Duration::from_millis(100)))
             .connect_lazy_with(
@@ -129,7 +139,9 @@ impl Store {
             .connect_lazy_with(options.application_name(&format!("gomoku-listener {instance}")));
         let announcer = Arc::<announce::Announcer>::default();
         tokio::spawn(announce::send(notify_pool.clone(), announcer.clone()));
+        let group = Arc::new(group::Group::start(pool.clone()));
         Ok(Store {
+            group,
             pool,
             listen_pool,
             notify_pool,
