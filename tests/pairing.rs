@@ -300,7 +300,7 @@ async fn a_rated_win_moves_ratings_as_glicko2_says() {
 /// rating changes, no result on the players' cards) and counted as black's abort.
 #[tokio::test]
 async fn a_game_nobody_moved_in_is_aborted_unrated() {
-    let server = builder().args(["--rated-abort-ms", "1000"]).start();
+    let mut server = builder().args(["--rated-abort-ms", "1000"]).start();
     let api = Api::on(&server);
     let (black, _white, id, mut black_live, _wl) = paired_pair(&api).await;
     let mut game_live = Live::connect(&black, &id)
@@ -352,6 +352,25 @@ async fn a_game_nobody_moved_in_is_aborted_unrated() {
         .message_within(Duration::from_millis(200))
         .await
         .is_none());
+    drop((black_live, game_live, stored));
+    // Read back from the database alone, by a server that never held it in memory.
+    server.restart();
+    let black = black.on(&server);
+    let reread = black.game(&id).await;
+    assert_eq!(reread["status"], "aborted");
+    assert_eq!(reread["endReason"], "aborted");
+    let listed = black
+        .get("/api/v1/games?status=finished")
+        .await
+        .ok(200, "finished games");
+    assert!(
+        listed["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == id.as_str()),
+        "an aborted game is listed among the finished: {listed}"
+    );
 }
 
 /// A seek dies with its player's last live channel; with two open, closing one keeps it.

@@ -44,12 +44,13 @@ pub enum GameStatus {
 }
 
 impl GameStatus {
-    pub const ALL: [GameStatus; 5] = [
+    pub const ALL: [GameStatus; 6] = [
         GameStatus::Waiting,
         GameStatus::Rules(Status::Playing),
         GameStatus::Rules(Status::BlackWon),
         GameStatus::Rules(Status::WhiteWon),
         GameStatus::Rules(Status::Draw),
+        GameStatus::Rules(Status::Aborted),
     ];
 
     /// "waiting", or the rules' own name of the status.
