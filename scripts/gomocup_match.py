@@ -24,6 +24,7 @@ then names the `--engine` side).
 import argparse
 import pathlib
 import random
+import re
 import shlex
 import subprocess
 import sys
@@ -32,6 +33,8 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OPENINGS = ROOT / "api/engine/data/openings-freestyle.txt"
+# The lines an engine answers with: a move, or a protocol word (OK, ERROR ..., UNKNOWN ...).
+ANSWER = re.compile(r"^(\d+,\d+|OK|ERROR\b.*|UNKNOWN\b.*)$")
 
 
 def openings(size):
@@ -104,15 +107,13 @@ class Engine:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
         )
         self.lines = []
         self.cond = threading.Condition()
         self.closed = False
+        self.messages = []
         # A reader thread, so that a silent engine can be timed out.
         threading.Thread(target=self._pump, daemon=True).start()
-        self.messages = []
         self.started = False
         self.send(f"START {size}")
         reply = self.read(10.0)
@@ -125,9 +126,16 @@ class Engine:
         self.send(f"INFO rule {rule}")
 
     def _pump(self):
-        for line in self.proc.stdout:
+        for raw in iter(self.proc.stdout.readline, b""):
+            line = raw.decode("utf-8", "replace").strip()
             with self.cond:
-                self.lines.append(line.strip())
+                # Anything but an answer is a message: some engines print raw bytes in their
+                # MESSAGE lines (PentaZen its search depth), and a byte 10 or 13 there splits
+                # the message into lines that would otherwise be read as a bad answer.
+                if line and not ANSWER.match(line):
+                    self.messages.append(line)
+                    continue
+                self.lines.append(line)
                 self.cond.notify()
         with self.cond:
             self.closed = True
@@ -135,21 +143,19 @@ class Engine:
 
     def send(self, line):
         try:
-            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.write((line + "\n").encode())
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError) as e:
             raise EngineError("crash", f"cannot write to the engine ({e})") from e
 
     def read(self, timeout):
-        """The next line that is not a MESSAGE/DEBUG line, waiting at most `timeout` seconds."""
+        """The next answer (not a message), waiting at most `timeout` seconds."""
         deadline = time.monotonic() + timeout
         with self.cond:
             while True:
                 while self.lines:
                     line = self.lines.pop(0)
-                    if line.startswith(("MESSAGE", "DEBUG")):
-                        self.messages.append(line)
-                    elif line:
+                    if line:
                         return line
                 if self.closed:
                     raise EngineError("crash", "the engine closed its output")
