@@ -133,6 +133,53 @@ async fn swap2_second_takes_white_and_plays() {
     assert_eq!(moved["currentPlayer"], 1);
 }
 
+/// A rematch of a swap2 game is a swap2 game, the other player proposing this time, whoever
+/// took black last time: its opening starts afresh (nothing placed, the new proposer to act, no
+/// clock running), and a step by the last proposer is refused.
+#[tokio::test]
+async fn a_rematch_keeps_the_opening_and_the_other_player_proposes() {
+    let server = server();
+    for choice in ["black", "white"] {
+        let (first, second, id) = online(&server, "freestyle", "swap2").await;
+        for (row, col) in [(7, 7), (7, 8), (8, 8)] {
+            place(&first, &id, row, col).await;
+        }
+        choose(&second, &id, choice).await;
+        first.resign(&id).await.ok(200, "resign");
+        second
+            .rematch(&id, "offer")
+            .await
+            .ok(200, "offer a rematch");
+        let accepted = first.rematch(&id, "accept").await.ok(200, "accept");
+        let new_id = accepted["rematchGameId"]
+            .as_str()
+            .expect("the rematch")
+            .to_string();
+        let new = second.game(&new_id).await;
+        let opening = &new["opening"];
+        assert_eq!(opening["rule"], "swap2", "{choice}: {new}");
+        assert_eq!(opening["phase"], "place", "{choice}");
+        assert_eq!(
+            opening["yourSeat"], "first",
+            "{choice}: the second player proposes"
+        );
+        assert_eq!(opening["yourTurn"], true, "{choice}");
+        assert_eq!(opening["steps"], json!([]), "{choice}");
+        assert_eq!(new["moveHistory"], json!([]), "{choice}");
+        assert_eq!(player_id(&new, "black"), second.me().await["playerId"]);
+        assert_eq!(first.game(&new_id).await["opening"]["yourSeat"], "second");
+        step(
+            &first,
+            &new_id,
+            json!({"step": "place", "row": 7, "col": 7}),
+        )
+        .await
+        .assert_error(409, "NOT_YOUR_TURN", "the last proposer places");
+        let placed = place(&second, &new_id, 7, 7).await;
+        assert_eq!(placed["opening"]["left"], 2, "{choice}");
+    }
+}
+
 /// Swap2, second places two more (white, then black) and the first player chooses the colour.
 #[tokio::test]
 async fn swap2_second_places_two_and_first_chooses() {

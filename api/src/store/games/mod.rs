@@ -247,7 +247,9 @@ impl Fresh {
 
     /// The rematch of the finished online game of `change`, made by `offerer`'s player: the same
     /// rule, board size and time control, each player at the other colour, in play at once (no
-    /// clock runs before black's first move).
+    /// clock runs before black's first move). A game that began with an opening rule is
+    /// rematched with the same rule, the other player now proposing (the first seat, at black
+    /// until a swap); its clock starts when the opening ends, as in any opening.
     fn rematch(change: &Change, offerer: Stone) -> Result<Fresh, StoreError> {
         let corrupt = |what: &str| StoreError::Corrupt(change.row.id.clone(), what.into());
         let player = |colour| {
@@ -257,9 +259,34 @@ impl Fresh {
                 .map(|seat| seat.player_id.clone())
                 .ok_or_else(|| corrupt("a rematch of a game with a free seat"))
         };
+        let (size, rule) = (change.row.board_size, change.row.rule);
+        let opening = change
+            .row
+            .opening
+            .as_ref()
+            .map(|o| Opening::new(size, rule, o.rule()))
+            .transpose()
+            .map_err(|e| corrupt(&format!("a rematch's opening: {e}")))?;
+        // The seats hold the colours played; who proposed last time held the first seat, at
+        // black unless a swap gave black to the second.
+        let last_proposer = if change.row.swapped() {
+            Stone::White
+        } else {
+            Stone::Black
+        };
+        // The colour each player starts the new game at, as stored: the offerer's first.
+        let offerer_seat = match opening {
+            Some(_) if offerer == last_proposer => Stone::White,
+            Some(_) => Stone::Black,
+            None => offerer.opponent(),
+        };
         let (maker, other) = (player(offerer)?, player(offerer.opponent())?);
-        let game = Game::new(change.row.board_size, change.row.rule)
-            .map_err(|e| corrupt(&format!("a rematch's board: {e:?}")))?;
+        let game = match &opening {
+            Some(o) => o.game().clone(),
+            None => {
+                Game::new(size, rule).map_err(|e| corrupt(&format!("a rematch's board: {e:?}")))?
+            }
+        };
         let mut fresh = Fresh::new(NewGame {
             player_id: maker,
             mode: Mode::Online,
@@ -267,12 +294,13 @@ impl Fresh {
             moves: vec![],
             game,
             online: Some(OnlineSetup {
-                seat: offerer.opponent(),
+                seat: offerer_seat,
                 time_control: change.row.time_control,
             }),
         });
         fresh.row.status = GameStatus::Rules(Status::Playing);
-        fresh.second = Some((other, offerer));
+        fresh.row.opening = opening;
+        fresh.second = Some((other, offerer_seat.opponent()));
         Ok(fresh)
     }
 
