@@ -237,7 +237,8 @@ def play(args, opening, ours_black, stats):
     history = list(opening)
     stones = ({p for p in history[0::2]}, {p for p in history[1::2]})
     try:
-        engines = [Engine(cmd, size, args.ms, rule) for cmd in commands]
+        turn_ms = (args.engine_ms or args.ms, args.ms)
+        engines = [Engine(cmd, size, ms, rule) for cmd, ms in zip(commands, turn_ms)]
         while len(history) < size * size:
             colour = len(history) % 2
             who = 0 if (colour == 0) == ours_black else 1
@@ -245,7 +246,7 @@ def play(args, opening, ours_black, stats):
                 point, seconds = engines[who].move(history, size, args.forfeit_ms / 1000)
             except EngineError as e:
                 return ("loss" if who == 0 else "win"), f"{names[who]} {e}", history
-            stats[who].add(seconds, args.ms / 1000)
+            stats[who].add(seconds, turn_ms[who] / 1000)
             if point in stones[0] or point in stones[1]:
                 return (
                     ("loss" if who == 0 else "win"),
@@ -276,6 +277,11 @@ def main():
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--first", type=int, default=1, help="start at this game number")
     parser.add_argument("--ms", type=int, default=1000, help="turn time of both engines")
+    parser.add_argument(
+        "--engine-ms",
+        type=int,
+        help="pbrain-gomoku's own turn time, if not --ms (a handicap match: what time buys)",
+    )
     parser.add_argument(
         "--forfeit-ms",
         type=int,
@@ -330,6 +336,8 @@ def main():
             record.flush()
     print(f"opponent: {args.opponent}")
     print(f"rule {args.rule}, {args.games} games, turn time {args.ms} ms, forfeit after {args.forfeit_ms} ms")
+    if args.engine_ms:
+        print(f"pbrain-gomoku's turn time {args.engine_ms} ms")
     w, d, l = tally["win"], tally["draw"], tally["loss"]
     print(f"pbrain-gomoku W-D-L: {w}-{d}-{l}  score {100 * (w + d / 2) / max(args.games, 1):.1f}%")
     bw, bd, bl = on_board["win"], on_board["draw"], on_board["loss"]

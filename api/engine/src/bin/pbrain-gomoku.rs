@@ -75,8 +75,8 @@ impl Engine {
                 pos.make(d.point);
                 writeln!(
                     out,
-                    "MESSAGE {} depth {} nodes {}",
-                    d.reason, d.depth, d.nodes
+                    "MESSAGE {} depth {} nodes {} score {}",
+                    d.reason, d.depth, d.nodes, d.score
                 )?;
                 writeln!(out, "{},{}", p.col, p.row)?;
             }
