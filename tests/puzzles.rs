@@ -350,24 +350,40 @@ async fn retries_are_practice() {
     assert!(given_up["you"]["rating"].as_f64() < you["rating"].as_f64());
 }
 
-/// The daily puzzle is the same for two players, marked daily, and GET by id says so too.
+/// The daily puzzle is the same for two players, marked daily, and GET by id says so too. The
+/// requests are made again if the UTC date turned while they ran (the daily puzzle changed).
 #[tokio::test]
 async fn the_daily_puzzle_is_the_same_for_everyone() {
     let server = server();
     let api = gomoku_testkit::Api::on(&server);
     let (a, b) = (api.new_player().await, api.new_player().await);
-    let da = a.get("/api/v1/puzzles/daily").await.ok(200, "daily");
-    let db = b.get("/api/v1/puzzles/daily").await.ok(200, "daily");
+    let (da, db, shown, other) = loop {
+        let day = utc_day();
+        let da = a.get("/api/v1/puzzles/daily").await.ok(200, "daily");
+        let db = b.get("/api/v1/puzzles/daily").await.ok(200, "daily");
+        let shown = show(&a, da["id"].as_str().unwrap()).await;
+        let other = show(&a, VCF_IN_3).await;
+        if utc_day() == day {
+            break (da, db, shown, other);
+        }
+    };
     assert_eq!(da["id"], db["id"]);
     assert_eq!(da["board"], db["board"]);
     assert_eq!(da["daily"], true);
-    let id = da["id"].as_str().unwrap();
-    assert_eq!(show(&a, id).await["daily"], true);
+    assert_eq!(shown["daily"], true);
     assert!(
         [2, 3].contains(&da["difficulty"].as_u64().unwrap()),
         "moderate: {da}"
     );
-    assert_eq!(show(&a, VCF_IN_3).await["daily"], id == VCF_IN_3);
+    assert_eq!(other["daily"], da["id"] == VCF_IN_3);
+}
+
+/// The UTC day now, counted from 1970-01-01: the daily puzzle changes with it.
+fn utc_day() -> u64 {
+    let since = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970");
+    since.as_secs() / 86_400
 }
 
 /// Next offers a puzzle of the rule asked, near the player's rating, and never one they have
