@@ -17,7 +17,6 @@ use gomoku_testkit::{gomoku_server, Player, Server, NO_RATE_LIMIT};
 use serde_json::{json, Value};
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
-use sqlx::Row;
 
 /// A VCF puzzle in three (black to move): four, four-three, five.
 const VCF_IN_3: &str = "f0002";
@@ -173,24 +172,9 @@ const NEW: (f64, f64, f64) = (1500.0, 350.0, 0.06);
 
 /// Every row of the puzzle tables, as text, to compare before and after a refused request.
 async fn dump(stored: &mut Stored) -> Vec<String> {
-    let mut rows = Vec::new();
-    for sql in [
-        "select player_id || '|' || puzzle_id || '|' || moves || '|' || status || '|' || \
-         cast(rated as text) || '|' || cast(tries as text) || '|' || started_at || '|' || \
-         coalesce(ended_at, '-') || '|' || coalesce(cast(rating_after as text), '-') \
-         from puzzle_attempts order by 1",
-        "select player_id || '|' || cast(rating as text) || '|' || cast(rd as text) || '|' || \
-         cast(solved as text) || '|' || cast(failed as text) from puzzle_ratings order by 1",
-    ] {
-        for row in sqlx::query(sql)
-            .fetch_all(stored.connection())
-            .await
-            .unwrap()
-        {
-            rows.push(row.get::<String, _>(0));
-        }
-    }
-    rows
+    stored
+        .dump_tables(&["puzzle_attempts", "puzzle_ratings"])
+        .await
 }
 
 /// A VCF puzzle solved by playing the attacker's moves against the server's defence: the

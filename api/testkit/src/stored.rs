@@ -203,8 +203,14 @@ impl Stored {
     /// Every row of the service's game tables, as text, so "nothing changed" compares all
     /// stored data.
     pub async fn dump(&mut self) -> Vec<String> {
+        self.dump_tables(&["games", "moves", "seats"]).await
+    }
+
+    /// Every row of `tables`, as text (each row prefixed with its table's name), in a stable
+    /// order: what "nothing changed" compares for any part of the store.
+    pub async fn dump_tables(&mut self, tables: &[&str]) -> Vec<String> {
         let mut dump = Vec::new();
-        for table in ["games", "moves", "seats"] {
+        for &table in tables {
             let sql = if self.postgres {
                 format!("select t::text from {table} t order by 1")
             } else {
