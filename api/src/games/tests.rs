@@ -629,6 +629,13 @@ async fn the_clock_starts_when_the_opening_ends() {
                 .await,
             Err(Error::OpeningOver)
         ));
+        // The cache holds the seats as played and the database as they started: at the same
+        // version a load still serves the committed game, not a fresh read.
+        let again = games.load(&first, &id).await.unwrap();
+        assert!(
+            Arc::ptr_eq(&done, &again),
+            "a swapped game is served from the cache"
+        );
         let read = reloaded(&games, &first, &id).await;
         assert_eq!(read.seats, done.seats);
         assert_eq!(read.row.clock, done.row.clock);

@@ -362,6 +362,16 @@ pub fn seat_summaries<R: Columns>(summaries: &mut [Summary], rows: &[R]) -> Resu
     Ok(())
 }
 
+/// The seats of the game of `row` at the colours they play: the stored colours are those the
+/// seats started with, which an opening's swaps may have exchanged (see `GameRow::swapped`).
+pub fn as_played(row: &GameRow, seats: Seats) -> Seats {
+    if row.swapped() {
+        seats.swapped()
+    } else {
+        seats
+    }
+}
+
 /// A loaded game: its row with its moves (rows that selected [`GAME_COLUMNS`] and
 /// [`MOVE_COLUMNS`], one per move in ply order, or one with null move columns), its seats, and
 /// the position rebuilt from them; None when there is no such game.
@@ -370,12 +380,7 @@ pub fn stored<R: Columns>(rows: &[R], seats: Seats) -> Result<Option<StoredGame>
         return Ok(None);
     };
     let row = game_row(first)?;
-    // The stored colours are those the seats started with (see `GameRow::swapped`).
-    let seats = if row.swapped() {
-        seats.swapped()
-    } else {
-        seats
-    };
+    let seats = as_played(&row, seats);
     let mut moves = Vec::with_capacity(rows.len());
     for r in rows {
         moves.extend(joined_move(r, &row.id)?);

@@ -93,7 +93,9 @@ impl Store {
             let seats = rows::seats(&seat_rows)?;
             let cached = self.shared.positions.get(id);
             if let Some(cached) = &cached {
-                if cached.row.version == version && cached.seats == seats {
+                // At one version the row is the cache's, and so is its orientation of the seats.
+                let played = rows::as_played(&cached.row, seats.clone());
+                if cached.row.version == version && cached.seats == played {
                     return Ok(Some(cached.clone()));
                 }
             }
