@@ -132,7 +132,9 @@ class Engine:
                 # Anything but an answer is a message: some engines print raw bytes in their
                 # MESSAGE lines (PentaZen its search depth), and a byte 10 or 13 there splits
                 # the message into lines that would otherwise be read as a bad answer.
-                if line and not ANSWER.match(line):
+                if not line:
+                    continue
+                if not ANSWER.match(line):
                     self.messages.append(line)
                     continue
                 self.lines.append(line)
@@ -153,10 +155,8 @@ class Engine:
         deadline = time.monotonic() + timeout
         with self.cond:
             while True:
-                while self.lines:
-                    line = self.lines.pop(0)
-                    if line:
-                        return line
+                if self.lines:
+                    return self.lines.pop(0)
                 if self.closed:
                     raise EngineError("crash", "the engine closed its output")
                 left = deadline - time.monotonic()

@@ -73,7 +73,6 @@ def main():
     parser.add_argument("records", nargs="+")
     args = parser.parse_args()
     rule = 1 if args.rule == "standard" else 0
-    name = lambda p: gm.notation(p, 15)  # noqa: E731
 
     to_end, forced, seen, scores = [], 0, 0, {"ahead": 0, "behind": 0, "even": 0}
     for number, colour, opening, moves in lost_games(args.records, gm.openings(15)):
@@ -104,8 +103,8 @@ def main():
         forced += "blocks" in said  # a four or an open three to answer
         seen += loss
         print(
-            f"game {number} pbrain {colour}: lost by ply {lost} ({name(moves[lost])}), "
-            f"{len(moves) - lost} plies before the end; pbrain there: {name(point)} "
+            f"game {number} pbrain {colour}: lost by ply {lost} ({gm.notation(moves[lost], 15)}), "
+            f"{len(moves) - lost} plies before the end; pbrain there: {gm.notation(point, 15)} "
             f"[{said.removeprefix('MESSAGE ')}]",
             flush=True,
         )

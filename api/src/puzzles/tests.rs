@@ -215,7 +215,7 @@ fn a_puzzle_is_an_opponent_of_fixed_deviation() {
 /// a search (default [`NODE_LIMIT`]). Slow: `cargo test -p gomoku --lib
 /// puzzles::tests::judging_the_stored_set -- --ignored --nocapture`.
 #[test]
-#[ignore]
+#[ignore = "slow: times the judge over a sample of the stored set; run with --ignored --nocapture"]
 fn judging_the_stored_set() {
     use gomoku_engine::position::Position;
     use gomoku_engine::puzzle::prove;

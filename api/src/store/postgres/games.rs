@@ -93,9 +93,11 @@ impl Store {
             let seats = rows::seats(&seat_rows)?;
             let cached = self.shared.positions.get(id);
             if let Some(cached) = &cached {
-                // At one version the row is the cache's, and so is its orientation of the seats.
-                let played = rows::as_played(&cached.row, seats.clone());
-                if cached.row.version == version && cached.seats == played {
+                // At one version the row is the cache's, and so is its orientation of the seats
+                // (the copy is made only then).
+                if cached.row.version == version
+                    && cached.seats == rows::as_played(&cached.row, seats.clone())
+                {
                     return Ok(Some(cached.clone()));
                 }
             }
