@@ -8,7 +8,9 @@
 //! [`crate::online`]), and commits that change guarded by the version it loaded. If another
 //! request changed the game in between, nothing was written: the operation loads again and decides
 //! afresh, up to `ATTEMPTS` times (then [`Error::Busy`]). Nothing is loaded twice in one
-//! attempt: the loop owns the one load, and the decisions are handed the game it read.
+//! attempt: the loop owns the one load, and the decisions are handed the game it read. A move
+//! (the hot path) first tries without a load, on the game as the position cache holds it unless
+//! news of a newer version came: only a move that lands is answered from that attempt.
 //!
 //! `play` holds moves (with the AI's reply in `ai` mode, and the clocks online), undo and
 //! resign; `online` the seats and offers of online games; `opening` the steps of an opening

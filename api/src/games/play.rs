@@ -17,8 +17,10 @@ use gomoku_rules::{Ending, Point, Stone};
 use time::OffsetDateTime;
 
 use super::{Error, Games, ATTEMPTS};
-use crate::online::clock::running;
-use crate::store::games::{AiSetting, Change, Mode, Offers, Role, StoredGame, StoredMove};
+use crate::online::clock::{flag_fall, running};
+use crate::store::games::{
+    self as stored_games, AiSetting, Change, GameStatus, Mode, Offers, Role, StoredGame, StoredMove,
+};
 use crate::store::{now, now_exact, timestamp};
 
 /// A move as asked: where, and how many moves the asker believes are on the board.
@@ -40,6 +42,11 @@ impl Games {
         asked: MoveAsked,
         arrival: OffsetDateTime,
     ) -> Result<Arc<StoredGame>, Error> {
+        if let Some(cached) = stored_games::current(&self.db, id) {
+            if let Some(played) = self.play_on(cached, player_id, asked, arrival).await? {
+                return Ok(played);
+            }
+        }
         for _ in 0..ATTEMPTS {
             let stored = self.load(player_id, id).await?;
             if stored.row.mode == Mode::Online {
@@ -77,6 +84,38 @@ impl Games {
             };
         }
         Err(Error::Busy)
+    }
+
+    /// The move asked, decided on the game as this instance last knew it, without reading the
+    /// database (with several instances on PostgreSQL this spares the version check of a load):
+    /// the game as stored when the move lands, its version guard having checked the cached
+    /// state. None for anything else — a lost race, an error, nothing to write, a flag fallen,
+    /// an AI reply to search — which [`Games::play`] decides again on a checked load, so that
+    /// no answer but a landed move comes from a state that may be stale.
+    async fn play_on(
+        &self,
+        cached: Arc<StoredGame>,
+        player_id: &str,
+        asked: MoveAsked,
+        arrival: OffsetDateTime,
+    ) -> Result<Option<Arc<StoredGame>>, Error> {
+        let decided = match cached.role(player_id) {
+            Some(Role::Seated(me))
+                if cached.row.mode == Mode::Online
+                    && cached.row.status != GameStatus::Waiting
+                    && flag_fall(&cached, arrival).is_none() =>
+            {
+                decide_online_move(&cached, player_id, me, asked, arrival)
+            }
+            Some(Role::Owner) => decide_move(&cached, player_id, asked),
+            _ => return Ok(None),
+        };
+        match decided {
+            Ok(Some(change)) if ai_to_reply(&cached, &change).is_none() => {
+                self.commit(change).await
+            }
+            _ => Ok(None),
+        }
     }
 
     /// Adds the AI's reply to `change` (one search, queued as player `player_id`'s).

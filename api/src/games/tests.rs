@@ -334,7 +334,8 @@ async fn a_flag_that_fell_before_the_move_arrived() {
 }
 
 /// One load per attempt: an online move that lands reads its game once (the seat, the flag and
-/// the move are all decided on that one read), and so do a resignation and an offer.
+/// the move are all decided on that one read), or not at all when the position cache holds the
+/// game as last written; a resignation and an offer read it once.
 #[tokio::test]
 async fn an_online_write_loads_the_game_once() {
     for (games, _keep) in services().await {
@@ -342,6 +343,13 @@ async fn an_online_write_loads_the_game_once() {
         let before = games.loads();
         games
             .play(&black, &id, at(7, 7, Some(0)), now_exact())
+            .await
+            .unwrap();
+        assert_eq!(games.loads() - before, 0, "a cached game is not loaded");
+        games.db.positions().forget(&id);
+        let before = games.loads();
+        games
+            .play(&white, &id, at(8, 8, Some(1)), now_exact())
             .await
             .unwrap();
         assert_eq!(games.loads() - before, 1, "one load for an online move");
@@ -403,6 +411,53 @@ async fn a_lost_race_decides_afresh() {
         let stored = games.load(&player, &id).await.unwrap();
         assert_eq!((stored.row.move_count, stored.row.version), (4, 4));
     }
+}
+
+/// Two services on one PostgreSQL database, as two instances have. A move is first decided on
+/// the game as the instance last knew it, and only a move that lands is answered from that:
+/// B, holding the game from before A took its move back, plays that move again when asked (its
+/// stale copy would call it a retry of the move on the board); a move at a ply A has since
+/// passed is PLY_MISMATCH. Either way, whether B has heard A's news yet or not.
+#[tokio::test]
+#[ignore = "needs PostgreSQL: set GOMOKU_TEST_DATABASE"]
+async fn a_move_on_a_stale_copy_is_decided_again() {
+    let (a, b, _database) = crate::store::tests::two_stores_on_postgres().await;
+    b.migrate().await.unwrap();
+    let ai = Ai::new(2, Duration::from_secs(10), Duration::from_secs(1));
+    let (on_a, on_b) = (Games::new(a, ai.clone(), TERMS), Games::new(b, ai, TERMS));
+    let (player, id) = local_game(&on_a, Rule::Freestyle).await;
+    on_a.play(&player, &id, at(7, 7, Some(0)), now_exact())
+        .await
+        .unwrap();
+    assert_eq!(on_b.load(&player, &id).await.unwrap().row.move_count, 1);
+    on_a.undo(&player, &id).await.unwrap();
+
+    let played = on_b
+        .play(&player, &id, at(7, 7, Some(0)), now_exact())
+        .await
+        .unwrap();
+    assert_eq!((played.row.move_count, played.row.version), (1, 3));
+
+    on_a.play(&player, &id, at(8, 8, Some(1)), now_exact())
+        .await
+        .unwrap();
+    let refused = on_b
+        .play(&player, &id, at(9, 9, Some(1)), now_exact())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            refused,
+            Error::PlyMismatch {
+                ply: 1,
+                move_count: 2
+            }
+        ),
+        "{refused:?}"
+    );
+    let stored = on_a.load(&player, &id).await.unwrap();
+    let points: Vec<Point> = stored.moves.iter().map(|m| m.point).collect();
+    assert_eq!(points, [Point::new(7, 7), Point::new(8, 8)]);
 }
 
 /// Offers through the service: a takeback accepted takes the offerer's move back; accepting

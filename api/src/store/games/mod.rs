@@ -49,6 +49,14 @@ pub async fn load(db: &Db, id: &str) -> Result<Option<Arc<StoredGame>>, StoreErr
     }
 }
 
+/// Game `id` as this process last knew it, asking nothing of the database: None when it is not
+/// in the position cache or, with several instances, may have changed since (see
+/// [`PositionCache::current`](cache::PositionCache::current)). It is for a write, whose version
+/// guard is the check: what is decided on it is believed only if it lands.
+pub fn current(db: &Db, id: &str) -> Option<Arc<StoredGame>> {
+    db.positions().current(id)
+}
+
 /// Stores a new game: [`Written::OverCap`] when it would be unfinished and the player already
 /// has `cap` unfinished games.
 pub async fn insert(db: &Db, new: NewGame, cap: u32) -> Result<Written, StoreError> {
@@ -77,12 +85,12 @@ pub async fn insert_with_opening(
 /// unfinished games.
 pub async fn commit(db: &Db, change: Change, cap: u32) -> Result<Written, StoreError> {
     let update = Arc::new(Update::new(change)?);
-    let id = update.next.row.id.clone();
+    let (id, from) = (update.next.row.id.clone(), update.from_version);
     let written = match db {
         Db::Sqlite(s) => s.commit(update, cap).await,
         Db::Postgres(p) => p.commit(update, cap).await,
     };
-    settle(db, &id, written)
+    settle(db, &id, from, written)
 }
 
 /// Commits the acceptance of a rematch of a finished online game, at once or not at all: the
@@ -101,16 +109,22 @@ pub async fn rematch(
     let fresh = Fresh::rematch(&change, offerer)?;
     change.rematch_game_id = Some(fresh.row.id.clone());
     let update = Arc::new(Update::new(change)?);
-    let (id, fresh) = (update.next.row.id.clone(), Arc::new(fresh));
+    let (id, from) = (update.next.row.id.clone(), update.from_version);
+    let fresh = Arc::new(fresh);
     let written = match db {
         Db::Sqlite(s) => s.rematch(update, fresh, cap).await,
         Db::Postgres(p) => p.rematch(update, fresh, cap).await,
     };
-    settle(db, &id, written)
+    settle(db, &id, from, written)
 }
 
-/// What a guarded write of game `id` came to.
-fn settle(db: &Db, id: &str, written: Result<Written, StoreError>) -> Result<Written, StoreError> {
+/// What a guarded write of game `id`, computed from version `from`, came to.
+fn settle(
+    db: &Db,
+    id: &str,
+    from: i64,
+    written: Result<Written, StoreError>,
+) -> Result<Written, StoreError> {
     let written = match written {
         // The version guard decides races between requests; the primary keys (a move's ply, a
         // seat's colour) still decide between writers that both passed it, such as another
@@ -119,10 +133,15 @@ fn settle(db: &Db, id: &str, written: Result<Written, StoreError>) -> Result<Wri
         written => written?,
     };
     if let Written::Stale = written {
-        // Usually another request won, and the cache will hear of its result (or, on
-        // PostgreSQL, check the version); but if something else wrote the database, the cached
-        // state is stale: read it afresh next time.
-        db.positions().forget(id);
+        match db {
+            // Usually another request won, and the cache will hear of its result; but if
+            // something else wrote the database, the cached state is stale: read it afresh
+            // next time.
+            Db::Sqlite(_) => db.positions().forget(id),
+            // A load checks the version anyway; until one does, the game is known to have moved
+            // past `from`, so a write is not decided on the cached state again.
+            Db::Postgres(_) => db.positions().heard(id, from + 1),
+        }
     }
     Ok(written)
 }

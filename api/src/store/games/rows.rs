@@ -106,6 +106,38 @@ impl Columns for PgRow {
     }
 }
 
+/// A row as a JSON object (PostgreSQL's `json_build_object`), such as one seat of the seats a
+/// game load aggregates beside its row: numbers are integers or reals, as the column was.
+impl Columns for serde_json::Map<String, serde_json::Value> {
+    fn text(&self, column: &str) -> Result<Option<String>, StoreError> {
+        match self.get(column) {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(serde_json::Value::String(text)) => Ok(Some(text.clone())),
+            Some(_) => Err(corrupt(column, "not text")),
+        }
+    }
+
+    fn int(&self, column: &str) -> Result<Option<i64>, StoreError> {
+        match self.get(column) {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(value) => value
+                .as_i64()
+                .map(Some)
+                .ok_or_else(|| corrupt(column, "not an integer")),
+        }
+    }
+
+    fn real(&self, column: &str) -> Result<Option<f64>, StoreError> {
+        match self.get(column) {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(value) => value
+                .as_f64()
+                .map(Some)
+                .ok_or_else(|| corrupt(column, "not a number")),
+        }
+    }
+}
+
 /// A row's value that no type accepts.
 fn corrupt(id: &str, what: &str) -> StoreError {
     StoreError::Corrupt(id.to_string(), what.to_string())

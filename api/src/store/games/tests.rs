@@ -200,6 +200,69 @@ async fn unknown_stored_status_is_an_error() {
     }
 }
 
+/// What the position cache lets a write believe without asking the database: the game as last
+/// committed, until news names a newer version or may have been missed; an older version put
+/// after a newer one (a load racing a commit) never replaces it; a write that lost its race
+/// leaves the game doubted on PostgreSQL and forgotten on SQLite, until a load reads it.
+#[tokio::test]
+async fn the_cache_tells_what_a_write_may_believe() {
+    for (db, _keep) in each_backend().await {
+        let player = players::tests::anonymous(&db).await;
+        let created = stored(insert(&db, new_game(&player), 10).await.unwrap());
+        let id = created.row.id.clone();
+        let positions = db.positions();
+        assert_eq!(positions.current(&id).unwrap().row.version, 0);
+
+        let moved = stored(
+            commit(&db, play(&created, Point::new(4, 4)), 10)
+                .await
+                .unwrap(),
+        );
+        positions.put(&created);
+        assert_eq!(positions.current(&id).unwrap().row.version, 1, "never back");
+
+        positions.heard(&id, 2);
+        assert!(positions.current(&id).is_none(), "news of version 2");
+        assert_eq!(positions.get(&id).unwrap().row.version, 1, "still kept");
+        positions.heard(&id, 1);
+        assert!(
+            positions.current(&id).is_none(),
+            "older news changes nothing"
+        );
+        positions.put(&moved);
+        assert!(
+            positions.current(&id).is_none(),
+            "version 1 is not the 2 heard of"
+        );
+
+        positions.forget(&id);
+        positions.put(&moved);
+        positions.doubt_all();
+        assert!(positions.current(&id).is_none(), "doubted");
+        positions.put(&moved);
+        assert_eq!(positions.current(&id).unwrap().row.version, 1, "read again");
+
+        // Someone else writes the game behind the cache's back.
+        db.execute_raw(&[&format!(
+            "update games set version = version + 1 where id = '{id}'"
+        )])
+        .await;
+        let lost = commit(&db, play(&moved, Point::new(3, 3)), 10)
+            .await
+            .unwrap();
+        assert!(matches!(lost, Written::Stale));
+        assert!(
+            positions.current(&id).is_none(),
+            "a lost race doubts the game"
+        );
+        let loaded = load(&db, &id).await.unwrap().unwrap();
+        assert_eq!(loaded.row.version, 2);
+        // Only PostgreSQL's loads, which check the version, fill the cache.
+        let believed = matches!(db, Db::Postgres(_)).then_some(2);
+        assert_eq!(positions.current(&id).map(|g| g.row.version), believed);
+    }
+}
+
 /// Two stores on one PostgreSQL database, as two server instances have: a game cached by one is
 /// never served by it once the other changed it (nor after a rename through the other), a race
 /// for one ply between them lands once, and a cap holds across them.

@@ -257,6 +257,7 @@ pub(super) async fn vigil(store: Store) {
                 instances = ?new,
                 "instances gone; reading afresh what their last news may have missed"
             );
+            store.shared.positions.doubt_all();
             store.shared.watchers.missed();
         }
         // Rows swept since are forgotten; an instance back from the dead (a listener that

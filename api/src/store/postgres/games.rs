@@ -1,11 +1,14 @@
 //! The games' SQL on PostgreSQL, for several instances writing at once.
 //!
-//! A load first reads the game's version and seats (one small query); the position cache serves
-//! the game only if it holds that very version with those seats (a rename on another instance
-//! changes a seat's name, not the version). Otherwise the game row and its moves are read and
-//! replayed, and cached; when the cache holds the game one version behind (another instance's
-//! change), only the game row and the moves the cache lacks are read, and those moves played on
-//! the cached position. A change is one statement: the version-guarded update of the game row,
+//! A load is one statement, so one snapshot: the game's row, its seats with their names (a rename
+//! on another instance changes a name, not the version) and its moves — only those the position
+//! cache lacks when it holds the game. The cache serves the game if it holds that very version
+//! with those seats; when it holds an earlier one that the new moves simply follow (another
+//! instance's move, mostly), they are played on the cached position; otherwise (a takeback, an
+//! opening) the whole game is read and replayed. A move skips even that statement when the
+//! cache has no news of a newer version ([`store::games::current`](crate::store::games::current)):
+//! the version guard of its write is the check, and anything but a landed move is decided again
+//! on a load. A change is one statement: the version-guarded update of the game row,
 //! with the moves it adds or takes back and the seat it fills as data-modifying `with` parts that
 //! run only if the update changed the row; PostgreSQL runs a statement atomically, so a stale
 //! version writes nothing, and a move at a ply already taken fails the whole statement on the
@@ -17,9 +20,10 @@
 //! Once committed, a change is told to this instance's watchers, then announced to the other
 //! instances ([`announce`](super::announce)), and only then answered.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use gomoku_rules::EndReason;
+use sqlx::postgres::PgRow;
 use sqlx::PgConnection;
 
 use super::{announce, group, Store};
@@ -28,17 +32,22 @@ use crate::store::games::rows::{
     DUE_GAMES, GAME_COLUMNS, MOVE_COLUMNS, SEAT_COLUMNS, SUMMARY_COLUMNS,
 };
 use crate::store::games::{
-    status_clause, DueGame, Fresh, StatusFilter, StoredGame, StoredMove, Summary, Update, Written,
+    status_clause, DueGame, Fresh, Seats, StatusFilter, StoredGame, StoredMove, Summary, Update,
+    Written,
 };
 use crate::store::StoreError;
 
-/// How many times a load reads again when the game changed between its two queries.
-const LOAD_ATTEMPTS: usize = 5;
-
-/// The version of a game with its seats (every game has at least its creator's).
-const VERSION_AND_SEATS: &str = "select g.version, s.game_id, s.player_id, s.colour, p.name \
-    from games g join seats s on s.game_id = g.id join players p on p.id = s.player_id \
-    where g.id = $1";
+/// A game's row, its seats (as JSON objects of [`SEAT_COLUMNS`]' names) and its moves from ply
+/// $2 on, one row per move (one with null move columns when there are none).
+static GAME_SEATS_MOVES: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "select {GAME_COLUMNS}, st.seats, {MOVE_COLUMNS} from games g \
+         cross join lateral (select json_agg(json_build_object('game_id', s.game_id, \
+         'player_id', s.player_id, 'colour', s.colour, 'name', p.name))::text as seats \
+         from seats s join players p on p.id = s.player_id where s.game_id = g.id) st \
+         left join moves m on m.game_id = g.id and m.ply >= $2 where g.id = $1 order by m.ply"
+    )
+});
 /// Locks a player's row: whoever counts that player's unfinished games next waits for this
 /// transaction.
 const LOCK_PLAYER: &str = "select id from players where id = $1 for update";
@@ -80,68 +89,55 @@ impl Store {
         if !storable(id) {
             return Ok(None);
         }
-        for _ in 0..LOAD_ATTEMPTS {
-            let seat_rows = sqlx::query(VERSION_AND_SEATS)
+        let sql = GAME_SEATS_MOVES.as_str();
+        let cached = self.shared.positions.get(id);
+        if let Some(cached) = cached {
+            let rows = sqlx::query(sql)
                 .bind(id)
+                .bind(i32::try_from(cached.moves.len()).unwrap_or(i32::MAX))
                 .fetch_all(&self.pool)
                 .await?;
-            let Some(first) = seat_rows.first() else {
+            let Some(first) = rows.first() else {
                 self.shared.positions.forget(id);
                 return Ok(None);
             };
-            let version = first.need_int("version")?;
-            let seats = rows::seats(&seat_rows)?;
-            let cached = self.shared.positions.get(id);
-            if let Some(cached) = &cached {
-                // At one version the row is the cache's, and so is its orientation of the seats
-                // (the copy is made only then).
-                if cached.row.version == version
-                    && cached.seats == rows::as_played(&cached.row, seats.clone())
-                {
-                    return Ok(Some(cached.clone()));
-                }
+            let seats = seats(first)?;
+            if cached.row.version == first.need_int("version")? {
+                // At one version the row is the cache's, and so is its orientation of the seats;
+                // only a name may have changed since. Put back, the game is no longer doubted.
+                let seats = rows::as_played(&cached.row, seats);
+                let stored = if cached.seats == seats {
+                    cached
+                } else {
+                    Arc::new(StoredGame {
+                        seats,
+                        ..(*cached).clone()
+                    })
+                };
+                self.shared.positions.put(&stored);
+                return Ok(Some(stored));
             }
-            // One change behind (another instance's move, mostly): read the game's row and only
-            // the moves the cache lacks.
-            if let Some(cached) = cached.filter(|c| c.row.version + 1 == version) {
-                let sql = format!(
-                    "select {GAME_COLUMNS}, {MOVE_COLUMNS} \
-                     from games g left join moves m on m.game_id = g.id and m.ply >= $2 \
-                     where g.id = $1 order by m.ply"
-                );
-                let rows = sqlx::query(&sql)
-                    .bind(id)
-                    .bind(i32::try_from(cached.moves.len()).unwrap_or(i32::MAX))
-                    .fetch_all(&self.pool)
-                    .await?;
-                if let Some(stored) = rows::advanced(&cached, &rows, seats.clone())? {
-                    if stored.row.version != version {
-                        continue;
-                    }
-                    let stored = Arc::new(stored);
-                    self.shared.positions.put(&stored);
-                    return Ok(Some(stored));
-                }
+            if let Some(stored) = rows::advanced(&cached, &rows, seats)? {
+                let stored = Arc::new(stored);
+                self.shared.positions.put(&stored);
+                return Ok(Some(stored));
             }
-            let sql = format!(
-                "select {GAME_COLUMNS}, {MOVE_COLUMNS} \
-                 from games g left join moves m on m.game_id = g.id \
-                 where g.id = $1 order by m.ply"
-            );
-            let rows = sqlx::query(&sql).bind(id).fetch_all(&self.pool).await?;
-            let Some(stored) = rows::stored(&rows, seats)? else {
-                self.shared.positions.forget(id);
-                return Ok(None);
-            };
-            // The game changed between the two reads: read both again.
-            if stored.row.version != version {
-                continue;
-            }
-            let stored = Arc::new(stored);
-            self.shared.positions.put(&stored);
-            return Ok(Some(stored));
         }
-        Err(StoreError::Busy)
+        let rows = sqlx::query(sql)
+            .bind(id)
+            .bind(0)
+            .fetch_all(&self.pool)
+            .await?;
+        let Some(first) = rows.first() else {
+            self.shared.positions.forget(id);
+            return Ok(None);
+        };
+        let Some(stored) = rows::stored(&rows, seats(first)?)? else {
+            return Ok(None);
+        };
+        let stored = Arc::new(stored);
+        self.shared.positions.put(&stored);
+        Ok(Some(stored))
     }
 
     /// Tells the position cache and the watchers of games this instance committed, in order,
@@ -320,6 +316,18 @@ impl Store {
 }
 
 /// Whether `text` can be stored at all: PostgreSQL's text holds no NUL character, so an id
+/// The seats a [`GAME_SEATS_MOVES`] row carries.
+fn seats(row: &PgRow) -> Result<Seats, StoreError> {
+    let json = row.need_text("seats")?;
+    match serde_json::from_str::<Vec<serde_json::Map<String, serde_json::Value>>>(&json) {
+        Ok(seats) => rows::seats(&seats),
+        Err(e) => Err(StoreError::Corrupt(
+            row.need_text("id")?,
+            format!("seats: {e}"),
+        )),
+    }
+}
+
 /// with one (from a request's path) names no game, and asking for it would be an error.
 fn storable(text: &str) -> bool {
     !text.contains('\0')

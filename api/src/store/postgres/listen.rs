@@ -39,6 +39,7 @@ pub(super) async fn run(store: Store) {
             return;
         };
         tracing::info!("listening for other instances' news; reading what may have been missed");
+        store.shared.positions.doubt_all();
         store.shared.watchers.missed();
         loop {
             match listener.try_recv().await {
@@ -89,7 +90,10 @@ fn hear(store: &Store, notification: &PgNotification) {
     let payload = notification.payload();
     match notification.channel() {
         GAMES => match announce::parse(payload) {
-            Some(Heard::Changed(news)) => store.shared.watchers.heard(&news),
+            Some(Heard::Changed(news)) => {
+                store.shared.positions.heard(&news.id, news.version);
+                store.shared.watchers.heard(&news);
+            }
             Some(Heard::Deleted(id)) => {
                 store.shared.positions.forget(id);
                 store.shared.watchers.deleted(id);
