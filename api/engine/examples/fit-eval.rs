@@ -13,7 +13,9 @@
 //! against itself from random openings (two runs of 400 and 300 games, with other seeds):
 //! `scripts/gomocup_match.py --engine ENGINE --opponent ENGINE --openings random --seed 1
 //! --games 400 --ms 200 --record games.txt`, then
-//! `cargo run --release -p gomoku-engine --example fit-eval -- games.txt`.
+//! `cargo run --release -p gomoku-engine --example fit-eval -- games.txt`. With
+//! `FIT_EVAL_DUMP=samples.csv` the samples are also written out (the features, the result for the
+//! side to move, the current evaluation, 1 if held out), to try other models on them.
 
 use gomoku_engine::eval::evaluate;
 use gomoku_engine::movegen::{situation, Situation};
@@ -110,6 +112,18 @@ fn main() {
                 });
             }
         }
+    }
+    // The samples as CSV (features, result, current evaluation, held out), for trying other
+    // models on the same positions.
+    if let Ok(path) = std::env::var("FIT_EVAL_DUMP") {
+        let mut csv = String::new();
+        for s in &samples {
+            for x in &s.x {
+                csv.push_str(&format!("{x},"));
+            }
+            csv.push_str(&format!("{},{},{}\n", s.y, s.eval, u8::from(s.held_out)));
+        }
+        std::fs::write(&path, csv).expect("the dump file");
     }
     let n = samples.len() as f64;
     // Standardised features keep plain gradient descent well conditioned.
