@@ -89,9 +89,11 @@ impl Games {
     /// The move asked, decided on the game as this instance last knew it, without reading the
     /// database (with several instances on PostgreSQL this spares the version check of a load):
     /// the game as stored when the move lands, its version guard having checked the cached
-    /// state. None for anything else — a lost race, an error, nothing to write, a flag fallen,
-    /// an AI reply to search — which [`Games::play`] decides again on a checked load, so that
-    /// no answer but a landed move comes from a state that may be stale.
+    /// state. None for anything else — a lost race, an error, nothing to write, a flag fallen —
+    /// which [`Games::play`] decides again on a checked load, so that no answer but a landed
+    /// move comes from a state that may be stale. An `ai` game is left to the load at once: its
+    /// move waits for a search, which must not start on a stale state, and which costs far more
+    /// than the read spared.
     async fn play_on(
         &self,
         cached: Arc<StoredGame>,
@@ -107,13 +109,11 @@ impl Games {
             {
                 decide_online_move(&cached, player_id, me, asked, arrival)
             }
-            Some(Role::Owner) => decide_move(&cached, player_id, asked),
+            Some(Role::Owner) if cached.row.ai.is_none() => decide_move(&cached, player_id, asked),
             _ => return Ok(None),
         };
         match decided {
-            Ok(Some(change)) if ai_to_reply(&cached, &change).is_none() => {
-                self.commit(change).await
-            }
+            Ok(Some(change)) => self.commit(change).await,
             _ => Ok(None),
         }
     }

@@ -110,31 +110,28 @@ impl Columns for PgRow {
 /// game load aggregates beside its row: numbers are integers or reals, as the column was.
 impl Columns for serde_json::Map<String, serde_json::Value> {
     fn text(&self, column: &str) -> Result<Option<String>, StoreError> {
-        match self.get(column) {
-            None | Some(serde_json::Value::Null) => Ok(None),
-            Some(serde_json::Value::String(text)) => Ok(Some(text.clone())),
-            Some(_) => Err(corrupt(column, "not text")),
-        }
+        json_value(self, column, "not text", |v| v.as_str().map(str::to_string))
     }
 
     fn int(&self, column: &str) -> Result<Option<i64>, StoreError> {
-        match self.get(column) {
-            None | Some(serde_json::Value::Null) => Ok(None),
-            Some(value) => value
-                .as_i64()
-                .map(Some)
-                .ok_or_else(|| corrupt(column, "not an integer")),
-        }
+        json_value(self, column, "not an integer", serde_json::Value::as_i64)
     }
 
     fn real(&self, column: &str) -> Result<Option<f64>, StoreError> {
-        match self.get(column) {
-            None | Some(serde_json::Value::Null) => Ok(None),
-            Some(value) => value
-                .as_f64()
-                .map(Some)
-                .ok_or_else(|| corrupt(column, "not a number")),
-        }
+        json_value(self, column, "not a number", serde_json::Value::as_f64)
+    }
+}
+
+/// A JSON row's value read by `read`: None when absent or null, `wrong` when `read` takes none.
+fn json_value<T>(
+    row: &serde_json::Map<String, serde_json::Value>,
+    column: &str,
+    wrong: &str,
+    read: impl Fn(&serde_json::Value) -> Option<T>,
+) -> Result<Option<T>, StoreError> {
+    match row.get(column) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(value) => read(value).map(Some).ok_or_else(|| corrupt(column, wrong)),
     }
 }
 
